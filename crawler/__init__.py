@@ -1,0 +1,1 @@
+"""Focused crawler (Scrapy project) built on the :mod:`extraction` library."""

@@ -1,0 +1,85 @@
+"""Main-content extraction: one HTML page in, its main text, title and metadata out.
+
+>>> from extraction import extract
+>>> result = extract(html_bytes, url, method="auto")
+>>> result.text, result.title, result.confidence
+
+Methods (``method=``): ``auto`` (the product default) and the faithful paper algorithms
+``e1`` .. ``e6`` of ALGORITHMS.md (see :data:`extraction.methods.METHOD_NAMES`).
+This package never imports Scrapy.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable
+
+from .document import Document, ParseError, parse
+from .metadata import choose_title, detect_language, read_metadata
+from .methods import METHOD_NAMES, canonical, get_method
+from .result import ExtractionResult, Selection
+
+__all__ = ["extract", "extract_document", "parse", "Document", "ExtractionResult", "Selection",
+           "METHOD_NAMES", "ParseError"]
+
+log = logging.getLogger(__name__)
+
+
+def _parse_siblings(siblings: Iterable[str | bytes | Document]) -> list[Document]:
+    docs = []
+    for sib in siblings:
+        if isinstance(sib, Document):
+            docs.append(sib)
+            continue
+        try:
+            docs.append(parse(sib))
+        except ParseError as err:
+            log.info("sibling page skipped: %s", err)
+    return docs
+
+
+def extract(html: str | bytes | None, url: str | None = None, *, method: str = "auto",
+            siblings: Iterable[str | bytes | Document] = (), language: str | None = None,
+            content_type: str | None = None, **options: Any) -> ExtractionResult:
+    """Extract the main text of one page.  Never raises on bad input.
+
+    ``html``: the page, ``str`` or raw ``bytes`` (the encoding is detected: BOM, HTTP
+    ``content_type``, in-page declaration, then statistics).  ``siblings``: other pages of the
+    same site/template (used by E5 and E6).  ``language``: overrides language detection.
+    ``options`` are passed to the method (e.g. ``T=0.3`` for E1).
+    """
+    name = canonical(method)  # an unknown method name is a programming error: it raises
+    try:
+        doc = parse(html, url, content_type)
+    except ParseError as err:
+        return ExtractionResult("", None, name, 0.0, reason=str(err), url=url)
+    return extract_document(doc, method=name, siblings=_parse_siblings(siblings),
+                            language=language, **options)
+
+
+def extract_document(doc: Document, *, method: str = "auto", siblings: list[Document] = (),
+                     language: str | None = None, **options: Any) -> ExtractionResult:
+    """Like :func:`extract` for an already parsed page (the crawler parses once, then reuses)."""
+    name = canonical(method)
+    try:
+        meta = read_metadata(doc)
+        selection = get_method(name)(doc, list(siblings), **options)
+    except (RecursionError, MemoryError) as err:
+        return ExtractionResult("", None, name, 0.0, reason=f"page too complex: {err!r}",
+                                url=doc.url, encoding=doc.encoding)
+    except TypeError:
+        raise  # wrong options: the caller's error
+    except Exception as err:  # a bug must not lose the page for a crawl: report it
+        log.exception("extraction method %s failed on %s", name, doc.url)
+        return ExtractionResult("", None, name, 0.0, reason=f"internal error: {err!r}",
+                                url=doc.url, encoding=doc.encoding)
+    text = selection.text
+    if not text and not selection.reason:
+        selection.reason = "no main text found"
+    lang = language or detect_language(text or doc.text_of(doc.kind == 1)[:5000],
+                                       meta.get("declared_language"))
+    return ExtractionResult(
+        text=text, title=choose_title(meta), method=name,
+        confidence=round(float(selection.confidence), 4),
+        reason=None if text else selection.reason, language=lang, encoding=doc.encoding,
+        url=doc.url, metadata=meta, info=selection.info,
+    )

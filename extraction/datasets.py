@@ -1,0 +1,87 @@
+"""Access to the evaluation datasets of ``shared/extraction`` (never copied into the repo).
+
+The folder is found from ``$SHARED_DIR`` or as ``../shared`` next to the checkout.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Splits used for learning (E2, E4, auto) and the sets used only for evaluation.
+TRAIN_SETS = ("cleaneval-train", "dragnet-train", "zh-wce-train")
+EVAL_SETS = ("cleaneval-dev", "dragnet-dev", "zh-wce-dev", "cleanportaleval", "l3s-gn1",
+             "scrapinghub-aeb")
+
+
+def shared_dir() -> Path:
+    return Path(os.environ.get("SHARED_DIR", REPO_ROOT.parent / "shared")).resolve()
+
+
+def extraction_dir() -> Path:
+    return shared_dir() / "extraction"
+
+
+@dataclass
+class Page:
+    id: str
+    path: Path
+    gold: str
+    title: str | None
+    lang: str | None
+    url: str | None
+    gold_kind: str
+    siblings: list[Path] = field(default_factory=list)
+
+    def html(self) -> bytes:
+        return self.path.read_bytes()
+
+
+@dataclass
+class Dataset:
+    name: str
+    path: Path
+    pages: list[Page]
+
+    @property
+    def gold_kind(self) -> str:
+        kinds = {p.gold_kind for p in self.pages}
+        return kinds.pop() if len(kinds) == 1 else "mixed"
+
+    @property
+    def tokenizer(self) -> str:
+        return "cjk"
+
+
+def available() -> list[str]:
+    root = extraction_dir()
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / "gold.jsonl").is_file())
+
+
+def load(name: str, limit: int | None = None) -> Dataset:
+    folder = extraction_dir() / name
+    if not (folder / "gold.jsonl").is_file():
+        raise FileNotFoundError(f"dataset {name!r} not found under {extraction_dir()}")
+    siblings: dict[str, list[Path]] = {}
+    sib_index = folder / "siblings.jsonl"
+    if sib_index.is_file():
+        for line in sib_index.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                siblings[row["id"]] = [folder / "siblings" / s for s in row["siblings"]]
+    pages = []
+    for line in (folder / "gold.jsonl").read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        pages.append(Page(row["id"], folder / f"{row['id']}.html", row.get("text") or "",
+                          row.get("title"), row.get("lang"), row.get("url"),
+                          row.get("gold_kind", "article"), siblings.get(row["id"], [])))
+        if limit and len(pages) >= limit:
+            break
+    return Dataset(name, folder, pages)

@@ -1,0 +1,293 @@
+"""One parse per page: the lxml tree plus a flat node table in document order.
+
+The node table holds every element and every non-whitespace text run (as a pseudo-node, the
+"text node" of the papers, see ALGORITHMS.md §0.4) in pre-order.  Node ``i``'s subtree is the
+index interval ``[i, end[i])``, so any per-node quantity summed over subtrees is a difference of
+prefix sums (:meth:`Document.subtree_sum`): algorithms never re-walk the tree for counts.
+
+The model is the page as a browser with scripting renders it: ``script``, ``style``,
+``template``, ``noscript``, comments and processing instructions carry no text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Sequence
+
+import numpy as np
+from lxml import etree
+
+from .chars import run_counts
+from .encoding import decode_html
+
+# Elements whose content is never rendered text.
+DROPPED_TAGS = ("script", "style", "template", "noscript")
+# Elements that start a new line of output text.
+BLOCK_LEVEL = frozenset(
+    "address article aside blockquote body caption center dd details dialog dir div dl dt "
+    "fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html "
+    "legend li main menu nav ol p pre section summary table tbody thead tfoot tr ul".split()
+)
+CELL_LEVEL = frozenset(("td", "th"))
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_XML_DECL = re.compile(r"<\?xml[^>]*\?>", re.I)
+_TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
+
+ELEMENT, TEXT = 0, 1
+
+# Tag interning: every tag name gets a small integer code, shared by all documents.
+_TAG_CODES: dict[str, int] = {"#text": 0}
+
+
+def tag_code(tag: str) -> int:
+    code = _TAG_CODES.get(tag)
+    if code is None:
+        code = _TAG_CODES[tag] = len(_TAG_CODES)
+    return code
+
+
+_A = tag_code("a")
+
+
+def tag_codes(tags: Iterable[str]) -> np.ndarray:
+    return np.array([tag_code(t) for t in tags], dtype=np.int32)
+
+
+class ParseError(ValueError):
+    """Raised by :func:`parse` when the input holds no parseable HTML; carries the reason."""
+
+
+@dataclass
+class Document:
+    """A parsed page.  Arrays are indexed by node id (pre-order position)."""
+
+    root: etree._Element
+    kind: np.ndarray          # ELEMENT or TEXT
+    tag: np.ndarray           # tag code (0 for text)
+    parent: np.ndarray        # parent node id, -1 for the root
+    end: np.ndarray           # exclusive end of the subtree interval
+    depth: np.ndarray
+    line: np.ndarray          # output line counter at the node (block boundaries, <br>)
+    cell: np.ndarray          # table-cell counter at the node
+    elements: list            # lxml element per node (None for text nodes)
+    texts: list               # raw text per node ("" for elements)
+    tlen: np.ndarray          # own text length after whitespace collapse (text nodes)
+    in_link: np.ndarray       # node with an <a> ancestor
+    runs: dict                # per-text-node counts of chars.run_counts, in node order
+    encoding: str | None = None
+    url: str | None = None
+    _sums: dict = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ structure
+    @property
+    def size(self) -> int:
+        return len(self.kind)
+
+    @cached_property
+    def tag_names(self) -> list[str]:
+        return [el.tag if el is not None else "#text" for el in self.elements]
+
+    @cached_property
+    def _child_index(self) -> tuple[np.ndarray, np.ndarray]:
+        order = np.argsort(self.parent, kind="stable")
+        starts = np.searchsorted(self.parent[order], np.arange(-1, self.size + 1))
+        return order, starts
+
+    def children(self, i: int) -> np.ndarray:
+        """Child node ids of ``i`` (elements and text runs) in document order."""
+        order, starts = self._child_index
+        return order[starts[i + 1]:starts[i + 2]]
+
+    def element_children(self, i: int) -> np.ndarray:
+        kids = self.children(i)
+        return kids[self.kind[kids] == ELEMENT]
+
+    def find(self, tag: str) -> int:
+        """First node with this tag, or -1."""
+        hits = np.flatnonzero(self.tag == _TAG_CODES.get(tag, -1))
+        return int(hits[0]) if len(hits) else -1
+
+    @cached_property
+    def body(self) -> int:
+        b = self.find("body")
+        return b if b >= 0 else 0
+
+    def is_ancestor(self, a: int, b: int) -> bool:
+        """True when ``a`` is a proper ancestor of ``b``."""
+        return a < b < self.end[a]
+
+    # ------------------------------------------------------------------ statistics
+    def subtree_sum(self, own: np.ndarray, nodes: np.ndarray | slice | None = None) -> np.ndarray:
+        """Sum of ``own`` over the subtree of every node (or of ``nodes``)."""
+        cum = np.concatenate(([0], np.cumsum(own, dtype=np.float64)))
+        idx = np.arange(self.size) if nodes is None else np.asarray(nodes)
+        return cum[self.end[idx]] - cum[idx]
+
+    def inside(self, tags: Iterable[str], include_self: bool = True) -> np.ndarray:
+        """Mask of nodes inside (or at) an element with one of ``tags``."""
+        hits = np.flatnonzero(np.isin(self.tag, tag_codes(tags)))
+        diff = np.zeros(self.size + 1, dtype=np.int32)
+        start = hits if include_self else hits + 1
+        np.add.at(diff, start, 1)
+        np.add.at(diff, self.end[hits], -1)
+        return np.cumsum(diff[:-1]) > 0
+
+    def is_tag(self, tags: Iterable[str] | str) -> np.ndarray:
+        if isinstance(tags, str):
+            tags = (tags,)
+        return np.isin(self.tag, tag_codes(tags))
+
+    @cached_property
+    def stats(self) -> "NodeStats":
+        from .stats import NodeStats
+
+        return NodeStats.of(self)
+
+    # ------------------------------------------------------------------ text output
+    def text_of(self, keep: np.ndarray | None = None, nodes: Sequence[int] | None = None) -> str:
+        """Text of the kept text nodes (a mask) or of the subtrees of ``nodes``, in order.
+
+        Lines break at block-level elements and ``<br>``; cells are separated by a space.
+        """
+        if keep is None:
+            keep = np.zeros(self.size, dtype=bool)
+            for n in nodes or ():
+                keep[n:self.end[n]] = True
+        ids = np.flatnonzero(keep & (self.kind == TEXT))
+        out: list[str] = []
+        prev_line = prev_cell = -1
+        prev_raw = ""
+        for i in ids:
+            raw = self.texts[i]
+            if out:
+                if self.line[i] != prev_line:
+                    out.append("\n")
+                elif self.cell[i] != prev_cell or prev_raw[-1:].isspace() or raw[:1].isspace():
+                    out.append(" ")
+            out.append(" ".join(raw.split()))
+            prev_line, prev_cell, prev_raw = self.line[i], self.cell[i], raw
+        return "".join(out).strip()
+
+
+def _strip_deep_nesting(html: str) -> str:
+    """Remove the tags that are opened far more often than closed (runaway nesting)."""
+    opens: dict[str, int] = {}
+    for slash, name in _TAG_RE.findall(html):
+        name = name.lower()
+        opens[name] = opens.get(name, 0) + (-1 if slash else 1)
+    runaway = [t for t, n in opens.items() if n > 200]
+    if not runaway:
+        runaway = ["div", "span", "font", "b", "i", "u", "center", "table", "tr", "td"]
+    pattern = re.compile(r"</?(?:%s)\b[^>]*>" % "|".join(map(re.escape, runaway)), re.I)
+    return pattern.sub(" ", html)
+
+
+def _parse_tree(html: str) -> etree._Element | None:
+    parser = etree.HTMLParser(recover=True, no_network=True, huge_tree=True,
+                              remove_comments=True, remove_pis=True)
+    root = etree.fromstring(html, parser)
+    if any("depth" in str(e.message).lower() for e in parser.error_log):
+        # libxml2 stops the document at its depth limit: text after the runaway nesting would
+        # be lost.  Parse once more without the runaway tags.
+        again = etree.fromstring(_strip_deep_nesting(html), parser)
+        root = again if again is not None else root
+    return root
+
+
+def parse(html: str | bytes, url: str | None = None, content_type: str | None = None) -> Document:
+    """Decode, repair and parse a page into a :class:`Document`.
+
+    Raises :class:`ParseError` (with the reason) when there is nothing to parse.
+    """
+    if html is None:
+        raise ParseError("no input")
+    encoding = None
+    if isinstance(html, (bytes, bytearray, memoryview)):
+        data = bytes(html)
+        if not data.strip():
+            raise ParseError("empty input")
+        if data[:64].count(b"\x00") > 4 and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise ParseError("binary data, not HTML")
+        decoded = decode_html(data, content_type)
+        html, encoding = decoded.text, decoded.encoding
+    if not isinstance(html, str):
+        raise ParseError(f"unsupported input type {type(html).__name__}")
+    if not html.strip():
+        raise ParseError("empty input")
+    sample = html[:4096]
+    bad = len(_CONTROL.findall(sample)) + sample.count("\ufffd")
+    if bad > 0.1 * len(sample):
+        raise ParseError("binary data, not HTML")
+    html = _CONTROL.sub(" ", html)
+    html = _XML_DECL.sub("", html[:4096], count=1) + html[4096:]
+    root = _parse_tree(html)
+    if root is None:
+        raise ParseError("no elements in input")
+    etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
+    return _build(root, encoding, url)
+
+
+def _build(root: etree._Element, encoding: str | None, url: str | None) -> Document:
+    # One row per node: (kind, tag code, parent, depth, line, cell, in_link).  Kept lean: this
+    # loop is the per-page cost floor of every method.
+    rows: list[tuple] = []
+    elements: list = []
+    texts: list[str] = []
+    end: list[int] = []
+    add_row, add_el, add_text, add_end = rows.append, elements.append, texts.append, end.append
+    stack: list[int] = []
+    push, pop = stack.append, stack.pop
+    links = line_no = cell_no = 0
+    codes, block, cells = _TAG_CODES, BLOCK_LEVEL, CELL_LEVEL
+    cur = -1  # current parent element id
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        name = el.tag
+        if event == "start":
+            if name.__class__ is not str:  # entity reference: handled at its end event
+                continue
+            if name in block or name == "br":
+                line_no += 1
+            elif name in cells:
+                cell_no += 1
+            code = codes.get(name)
+            if code is None:
+                code = tag_code(name)
+            i = len(rows)
+            add_row((ELEMENT, code, cur, len(stack), line_no, cell_no, links))
+            add_el(el); add_text(""); add_end(0)
+            push(i)
+            cur = i
+            if code == _A:
+                links += 1
+            text = el.text
+            if text and not text.isspace():
+                add_row((TEXT, 0, i, len(stack), line_no, cell_no, links))
+                add_el(None); add_text(text); add_end(i + 2)
+        else:
+            if name.__class__ is str:
+                i = pop()
+                end[i] = len(rows)
+                cur = stack[-1] if stack else -1
+                if name == "a":
+                    links -= 1
+                if name in block:
+                    line_no += 1
+            tail = el.tail
+            if tail and cur >= 0 and not tail.isspace():
+                add_row((TEXT, 0, cur, len(stack), line_no, cell_no, links))
+                add_el(None); add_text(tail); add_end(len(rows))
+    table = np.array(rows, dtype=np.int32).reshape(-1, 7)
+    is_text = table[:, 0] == TEXT
+    runs = run_counts([t for t in texts if t])
+    tlen = np.zeros(len(rows), dtype=np.int64)
+    tlen[is_text] = runs["length"]
+    return Document(
+        root=root, kind=table[:, 0].astype(np.int8), tag=table[:, 1].copy(),
+        parent=table[:, 2].copy(), end=np.array(end, dtype=np.int32), depth=table[:, 3].copy(),
+        line=table[:, 4].copy(), cell=table[:, 5].copy(), elements=elements, texts=texts,
+        tlen=tlen, in_link=table[:, 6] > 0, runs=runs,
+        encoding=encoding, url=url,
+    )
+

@@ -1,0 +1,93 @@
+"""Title, language and page metadata (meta tags, Open Graph, JSON-LD-free)."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .chars import collapse
+from .document import Document
+
+_META_KEYS = {
+    "description": ("description", "og:description", "twitter:description"),
+    "author": ("author", "article:author", "dc.creator", "byl"),
+    "date": ("article:published_time", "date", "pubdate", "publishdate", "dc.date",
+             "dc.date.issued", "sailthru.date", "og:published_time", "publish-date"),
+    "site_name": ("og:site_name", "application-name"),
+    "keywords": ("keywords", "news_keywords"),
+    "og_title": ("og:title", "twitter:title"),
+    "content_language": ("content-language", "language", "dc.language"),
+}
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_LATIN_WORD = re.compile(r"[a-zA-Z]+")
+_EN_STOP = frozenset("the of and to in is that for it was on with as by be are this from at".split())
+
+
+def _meta(doc: Document) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for el in doc.root.iterfind(".//meta"):
+        key = (el.get("name") or el.get("property") or el.get("http-equiv") or "").strip().lower()
+        value = el.get("content")
+        if key and value and key not in found:
+            found[key] = collapse(value)
+    return found
+
+
+def _first_text(doc: Document, tag: str) -> str | None:
+    i = doc.find(tag)
+    if i < 0:
+        return None
+    text = collapse(doc.text_of(nodes=[i]))
+    return text or None
+
+
+def detect_language(text: str, declared: str | None = None) -> str | None:
+    """ISO 639-1 code from the script of the text, else the declaration, else English stop words."""
+    sample = text[:5000]
+    han, kana, hangul = len(_HAN.findall(sample)), len(_KANA.findall(sample)), \
+        len(_HANGUL.findall(sample))
+    solid = max(1, len(sample) - sample.count(" "))
+    if (han + kana + hangul) / solid > 0.2:
+        if hangul > han + kana:
+            return "ko"
+        return "ja" if kana > 0.1 * (han + kana) else "zh"
+    if declared:
+        code = declared.strip().lower().replace("_", "-").split("-")[0]
+        if re.fullmatch(r"[a-z]{2,3}", code) and code not in ("zh", "ja", "ko"):
+            return code
+    words = _LATIN_WORD.findall(sample.lower())
+    if len(words) >= 20 and sum(w in _EN_STOP for w in words) / len(words) > 0.08:
+        return "en"
+    return None
+
+
+def read_metadata(doc: Document) -> dict[str, Any]:
+    """Metadata of the page: title candidates, description, author, date, canonical URL..."""
+    meta = _meta(doc)
+    out: dict[str, Any] = {}
+    for field, keys in _META_KEYS.items():
+        for key in keys:
+            if meta.get(key):
+                out[field] = meta[key]
+                break
+    out["html_title"] = _first_text(doc, "title")
+    out["h1"] = _first_text(doc, "h1")
+    html = doc.root if doc.root.tag == "html" else None
+    declared = html.get("lang") if html is not None else None
+    out["declared_language"] = declared or out.pop("content_language", None)
+    for link in doc.root.iterfind(".//link"):
+        if (link.get("rel") or "").lower() == "canonical" and link.get("href"):
+            out["canonical_url"] = link.get("href").strip()
+            break
+    return {k: v for k, v in out.items() if v}
+
+
+def choose_title(meta: dict[str, Any]) -> str | None:
+    """The page title: Open Graph title, else the h1 when the <title> contains it, else <title>."""
+    html_title, h1, og = meta.get("html_title"), meta.get("h1"), meta.get("og_title")
+    if og:
+        return og
+    if h1 and html_title and h1.lower() in html_title.lower():
+        return h1
+    return html_title or h1

@@ -1,0 +1,45 @@
+"""The result of extracting one page."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Selection:
+    """What a method returns: the main text, how sure it is, and why it is empty when it is."""
+
+    text: str
+    confidence: float = 0.0
+    reason: str | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def empty(reason: str, **info: Any) -> Selection:
+    return Selection("", 0.0, reason, dict(info))
+
+
+@dataclass
+class ExtractionResult:
+    """Main text, title and metadata of a page.
+
+    ``reason`` says why ``text`` is empty (``None`` otherwise); ``info`` holds method details,
+    e.g. ``{"geometry": "approximated"}`` for E3/E5/E6.
+    """
+
+    text: str
+    title: str | None
+    method: str
+    confidence: float
+    reason: str | None = None
+    language: str | None = None
+    encoding: str | None = None
+    url: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __bool__(self) -> bool:
+        return bool(self.text)

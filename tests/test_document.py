@@ -1,0 +1,69 @@
+import numpy as np
+import pytest
+
+from extraction.document import TEXT, ParseError, parse
+
+
+def test_node_table_preorder_with_text_nodes():
+    doc = parse("<html><body><div>a<p>b <b>bold</b>, x.</p>c<br>d<a href=x>link</a></div>"
+                "</body></html>")
+    assert doc.tag_names == ["html", "body", "div", "#text", "p", "#text", "b", "#text",
+                             "#text", "#text", "br", "#text", "a", "#text"]
+    div = doc.find("div")
+    # subtree interval covers everything under the div
+    assert doc.end[div] == doc.size
+    assert list(doc.children(div)) == [3, 4, 9, 10, 11, 12]
+    assert doc.in_link[doc.size - 1] and not doc.in_link[3]
+
+
+def test_subtree_statistics():
+    doc = parse("<body><div>a<p>b <b>bold</b>, x.</p>c<br>d<a href=x>link</a></div></body>")
+    s = doc.stats
+    div, p = doc.find("div"), doc.find("p")
+    # a node's length is the sum over its text runs, each collapsed and stripped (§0.4)
+    assert s.text[p] == len("b") + len("bold") + len(", x.")
+    assert s.link_text[div] == 4
+    assert s.punct[p] == 2 and s.stops[p] == 1
+    assert s.bold[div] == 1 and s.breaks[div] == 1 and s.anchors[div] == 1
+    assert s.own_text[div] == len("a") + len("c") + len("d")
+
+
+def test_text_output_breaks_lines_at_blocks_and_br():
+    doc = parse("<body><p>one <i>two</i></p><p>three<br>four</p><table><tr><td>x</td>"
+                "<td>y</td></tr></table></body>")
+    assert doc.text_of(doc.kind == TEXT) == "one two\nthree\nfour\nx y"
+
+
+def test_cjk_text_is_not_split_by_inline_tags():
+    doc = parse("<body><p>中文<b>网页</b>正文。</p></body>")
+    assert doc.text_of(doc.kind == TEXT) == "中文网页正文。"
+    assert doc.stats.stops[doc.find("p")] == 1
+
+
+def test_whitespace_collapse_counts_characters_not_bytes():
+    doc = parse("<body><p>  a \n\t b\u00a0 c  </p></body>")
+    t = int(np.flatnonzero(doc.kind == TEXT)[0])
+    assert doc.tlen[t] == len("a b c")
+    assert doc.stats.nbsp[doc.find("p")] == 1
+
+
+@pytest.mark.parametrize("bad", [b"", b"   \n", "", None])
+def test_empty_input_is_a_parse_error(bad):
+    with pytest.raises(ParseError):
+        parse(bad)
+
+
+def test_binary_garbage_is_rejected_with_a_reason():
+    with pytest.raises(ParseError, match="binary"):
+        parse(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10" * 50)
+
+
+def test_runaway_nesting_keeps_the_text_after_it():
+    html = "<html><body>" + "<font>" * 5000 + "deep" + "<p>after the nesting</p></body></html>"
+    doc = parse(html)
+    assert "after the nesting" in doc.text_of(doc.kind == TEXT)
+
+
+def test_xml_declaration_in_str_input():
+    doc = parse('<?xml version="1.0" encoding="utf-8"?><html><body><p>x</p></body></html>')
+    assert doc.text_of(doc.kind == TEXT) == "x"
