@@ -127,7 +127,11 @@ class Document:
 
     def inside(self, tags: Iterable[str], include_self: bool = True) -> np.ndarray:
         """Mask of nodes inside (or at) an element with one of ``tags``."""
-        hits = np.flatnonzero(np.isin(self.tag, tag_codes(tags)))
+        return self.covered(np.isin(self.tag, tag_codes(tags)), include_self)
+
+    def covered(self, mask: np.ndarray, include_self: bool = True) -> np.ndarray:
+        """Mask of nodes inside (or at) a node of ``mask``."""
+        hits = np.flatnonzero(mask)
         diff = np.zeros(self.size + 1, dtype=np.int32)
         start = hits if include_self else hits + 1
         np.add.at(diff, start, 1)

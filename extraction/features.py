@@ -1,0 +1,233 @@
+"""Block features for the learned ``auto`` extractor.
+
+A block is the set of text runs whose nearest block-level ancestor (``p``, ``div``, ``li``,
+``td``, headings, ...) is the same element.  Every feature is computed from the document's node
+arrays with vectorised group sums; the evidence of the paper algorithms (E1's main-topic
+subtree and CleanTree, E2's block score) enters as features too.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .document import BLOCK_LEVEL, CELL_LEVEL, TEXT, Document, tag_code
+from .methods.attenuation import clean_tree, find_mt, tag_tree
+from .methods.pso_blocks import PAPER_PARAMS, combo_scores, nearest_block, pre_block
+
+BLOCK_TAGS = tuple(sorted(BLOCK_LEVEL | CELL_LEVEL | {"dd", "dt", "figcaption", "pre"}))
+OWNER_TAGS = ("p", "div", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+              "blockquote", "dd", "dt", "tr", "table", "section", "article", "body",
+              "span", "font", "center", "form", "header", "footer", "nav", "aside", "ul")
+ANCESTOR_TAGS = ("nav", "header", "footer", "aside", "form", "li", "ul", "ol", "table", "a",
+                 "article", "main", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
+                 "button", "label", "select", "figure", "figcaption", "dl", "menu", "time",
+                 "address", "strong", "b", "em", "i", "small", "sup", "pre", "code", "center")
+# class/id hints: substrings, plus whole words for short or ambiguous ones
+NEGATIVE = ("nav", "menu", "foot", "header", "masthead", "sidebar", "side-bar", "aside",
+            "widget", "comment", "respon", "reply", "share", "social", "related", "recommend",
+            "promo", "advert", "banner", "sponsor", "crumb", "copyright", "legal", "subscri",
+            "newsletter", "signup", "login", "popup", "modal", "cookie", "tagcloud", "toolbar",
+            "paginat", "pager", "byline", "author", "topbar", "skip", "hidden", "print", "rss",
+            "feed", "popular", "trending", "outbrain", "taboola", "disqus", "shoutbox", "combx",
+            "community", "utility", "rating", "vote", "caption", "credit", "gallery", "thumb",
+            "teaser")
+NEGATIVE_WORDS = frozenset(("ad", "ads", "tag", "tags", "meta", "date", "more", "extra", "tool",
+                            "tools", "most", "links", "list"))
+POSITIVE = ("article", "content", "entry", "post", "story", "body", "text", "main", "blog",
+            "news", "detail", "column", "zhengwen", "正文", "read", "paragraph", "hentry")
+POSITIVE_WORDS = frozenset(("page", "art", "con", "txt"))
+COMMENT = ("comment", "respon", "reply", "disqus", "discuss", "review")
+_WORD_SPLIT = re.compile(r"[^a-z0-9\u4e00-\u9fff]+")
+_COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights reserved|版权|隐私|免责", re.I)
+_SEPARATORS = re.compile(r"[|»›·•]")
+
+
+@dataclass
+class BlockTable:
+    ids: np.ndarray          # owner node id of each block (doc.size = outside any block)
+    owner: np.ndarray        # per node: owner block id
+    x: np.ndarray            # (n_blocks, n_features) float32
+    texts: list[str]         # block text (runs joined), for labelling and output checks
+    text_mask: np.ndarray    # per node: text node that belongs to some block
+
+
+@lru_cache(maxsize=65536)
+def _hint_flags(hint: str) -> tuple[bool, bool, bool]:
+    hint = hint.lower()
+    words = set(_WORD_SPLIT.split(hint))
+    return (any(k in hint for k in NEGATIVE) or not words.isdisjoint(NEGATIVE_WORDS),
+            any(k in hint for k in POSITIVE) or not words.isdisjoint(POSITIVE_WORDS),
+            any(k in hint for k in COMMENT))
+
+
+def _hint_masks(doc: Document) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Elements whose class/id match the negative, positive and comment patterns."""
+    flags = np.zeros((doc.size, 3), dtype=bool)
+    for i, el in enumerate(doc.elements):
+        if el is None:
+            continue
+        attrs = el.attrib
+        if attrs:
+            hint = (attrs.get("class") or "") + " " + (attrs.get("id") or "")
+            if len(hint) > 2:
+                flags[i] = _hint_flags(hint)
+    return flags[:, 0], flags[:, 1], flags[:, 2]
+
+
+def _group(owner_of: np.ndarray, values: np.ndarray, index: np.ndarray, size: int) -> np.ndarray:
+    return np.bincount(index, weights=values, minlength=size)[:size] if len(index) else \
+        np.zeros(size)
+
+
+FEATURE_NAMES: list[str] = []
+
+
+def block_table(doc: Document) -> BlockTable:
+    """Blocks of the page and their feature matrix (see FEATURE_NAMES)."""
+    n = doc.size
+    s = doc.stats
+    is_text = doc.kind == TEXT
+    is_block = doc.is_tag(BLOCK_TAGS)
+    owner = nearest_block(doc, is_block)
+    text_ids = np.flatnonzero(is_text)
+    owners_of_text = owner[text_ids]
+    uniq, inv = np.unique(owners_of_text, return_inverse=True)
+    nb = len(uniq)
+    tl = doc.tlen[text_ids].astype(float)
+    length = np.bincount(inv, weights=tl, minlength=nb)
+    link = np.bincount(inv, weights=tl * doc.in_link[text_ids], minlength=nb)
+    punct = np.bincount(inv, weights=s.own_punct[text_ids], minlength=nb)
+    stops = np.bincount(inv, weights=s.own_stops[text_ids], minlength=nb)
+    ends = np.bincount(inv, weights=s.own_ends[text_ids], minlength=nb)
+    runs = np.bincount(inv, minlength=nb).astype(float)
+    first_text = np.full(nb, n, dtype=np.int64)
+    np.minimum.at(first_text, inv, text_ids)
+    texts_by_block: list[list[str]] = [[] for _ in range(nb)]
+    for i, b in zip(text_ids, inv):
+        texts_by_block[b].append(doc.texts[i])
+    texts = [" ".join(" ".join(parts).split()) for parts in texts_by_block]
+
+    # per-node ancestor context, read at the block's first text node
+    ctx = first_text
+    feats: dict[str, np.ndarray] = {}
+    total = max(length.sum(), 1.0)
+    feats["log_len"] = np.log1p(length)
+    feats["link_density"] = link / np.maximum(length, 1)
+    feats["punct_rate"] = punct / np.maximum(length, 1)
+    feats["stops"] = np.log1p(stops)
+    feats["ends_with_stop"] = np.array([1.0 if t[-1:] in "。！？.!?\"”)" else 0.0 for t in texts])
+    feats["runs"] = np.log1p(runs)
+    feats["words"] = np.log1p(np.array([t.count(" ") + 1 for t in texts], dtype=float))
+    feats["cjk"] = np.array([sum(1 for c in t[:200] if "\u4e00" <= c <= "\u9fff") /
+                             max(1, min(len(t), 200)) for t in texts])
+    feats["copyright"] = np.array([1.0 if _COPYRIGHT.search(t) else 0.0 for t in texts])
+    feats["separators"] = np.array([len(_SEPARATORS.findall(t)) for t in texts], dtype=float)
+    valid_owner = np.minimum(uniq, n - 1)
+    owner_tag = np.where(uniq < n, doc.tag[valid_owner], -1)
+    for t in OWNER_TAGS:
+        feats[f"owner_{t}"] = (owner_tag == tag_code(t)).astype(float)
+    for t in ANCESTOR_TAGS:
+        feats[f"in_{t}"] = doc.inside((t,))[ctx].astype(float)
+    neg, pos, com = _hint_masks(doc)
+    feats["hint_neg"] = doc.covered(neg)[ctx].astype(float)
+    feats["hint_pos"] = doc.covered(pos)[ctx].astype(float)
+    feats["hint_comment"] = doc.covered(com)[ctx].astype(float)
+    feats["hint_neg_self"] = np.where(uniq < n, neg[valid_owner], False).astype(float)
+    feats["hint_pos_self"] = np.where(uniq < n, pos[valid_owner], False).astype(float)
+    feats["depth"] = doc.depth[ctx].astype(float)
+    feats["depth_rel"] = feats["depth"] / max(1.0, float(doc.depth.max()))
+    cum = np.cumsum(length) - length
+    feats["pos_chars"] = cum / total
+    feats["pos_blocks"] = np.arange(nb) / max(1, nb - 1)
+    feats["share"] = length / total
+
+    # parent container of the block: its text share and link density
+    parent = np.where(uniq < n, doc.parent[valid_owner], -1)
+    par = np.where(parent >= 0, parent, 0)
+    feats["parent_share"] = s.text[par] / total
+    feats["parent_link_density"] = s.link_text[par] / np.maximum(s.text[par], 1)
+    feats["parent_paragraphs"] = np.log1p(s.paragraphs[par])
+    gpar = np.where(doc.parent[par] >= 0, doc.parent[par], 0)
+    feats["grandparent_share"] = s.text[gpar] / total
+    feats["grandparent_link_density"] = s.link_text[gpar] / np.maximum(s.text[gpar], 1)
+
+    # neighbours (previous / next blocks in document order)
+    ld = feats["link_density"]
+    ll = feats["log_len"]
+    for k in (1, 2, 3):
+        feats[f"prev{k}_ld"] = np.concatenate((np.ones(k), ld[:-k]))[:nb]
+        feats[f"next{k}_ld"] = np.concatenate((ld[k:], np.ones(k)))[:nb]
+        feats[f"prev{k}_len"] = np.concatenate((np.zeros(k), ll[:-k]))[:nb]
+        feats[f"next{k}_len"] = np.concatenate((ll[k:], np.zeros(k)))[:nb]
+    clean = np.concatenate(([0.0], np.cumsum(length * (1 - ld))))
+    lo, hi = np.maximum(np.arange(nb) - 3, 0), np.minimum(np.arange(nb) + 4, nb)
+    window = clean[hi] - clean[lo]
+    feats["window_clean"] = window / total
+
+    # page level
+    feats["page_log_len"] = np.full(nb, np.log1p(total))
+    feats["page_link_density"] = np.full(nb, link.sum() / total)
+    feats["page_blocks"] = np.full(nb, np.log1p(nb))
+
+    # evidence of the paper algorithms
+    alive = tag_tree(doc)
+    lc = doc.subtree_sum(doc.tlen * alive * ~doc.in_link)
+    mt, attenuation = find_mt(doc, alive, lc, 0)
+    kept = clean_tree(doc, alive, mt)
+    in_mt = np.zeros(n, dtype=bool)
+    in_mt[mt:doc.end[mt]] = True
+    feats["e1_in_mt"] = in_mt[ctx].astype(float)
+    feats["e1_kept"] = _group(None, kept[text_ids].astype(float), inv, nb) / np.maximum(runs, 1)
+    feats["e1_mt_share"] = np.full(nb, lc[mt] / max(lc[0], 1))
+    feats["e1_attenuation"] = np.full(nb, attenuation)
+    e2 = pre_block(doc)
+    e2_scores = np.zeros(n + 1)
+    if len(e2.ids):
+        e2_scores[e2.ids] = combo_scores(PAPER_PARAMS)[e2.combos()]
+    feats["e2_score"] = e2_scores[e2.owner[ctx]]
+
+    if not FEATURE_NAMES:
+        FEATURE_NAMES.extend(feats)
+    x = np.column_stack([feats[name] for name in FEATURE_NAMES]).astype(np.float32)
+    text_mask = is_text.copy()
+    return BlockTable(uniq, owner, x, texts, text_mask)
+
+
+STAGE2_NAMES = ("p", "p_max", "p_rel", "p_rank", "p_prev1", "p_next1", "p_prev2", "p_next2",
+                "p_window", "p_parent_mean", "p_parent_max", "dist_best", "same_parent_best",
+                "same_grandparent_best", "share_above_half", "log_len", "link_density")
+
+
+def stage2_features(table: BlockTable, doc: Document, prob: np.ndarray) -> np.ndarray:
+    """Page-relative features of every block from the stage-1 probabilities ``prob``."""
+    nb = len(prob)
+    names = FEATURE_NAMES
+    log_len = table.x[:, names.index("log_len")].astype(float)
+    length = np.exp(log_len) - 1
+    best = int(np.argmax(prob * np.sqrt(length + 1)))
+    n = doc.size
+    owner = np.minimum(table.ids, n - 1)
+    parent = doc.parent[owner]
+    grand = np.where(parent >= 0, doc.parent[np.maximum(parent, 0)], -1)
+    _, pinv = np.unique(parent, return_inverse=True)
+    pmax = np.zeros(pinv.max() + 1)
+    np.maximum.at(pmax, pinv, prob)
+    psum = np.bincount(pinv, weights=prob)
+    pcount = np.bincount(pinv)
+    pad = np.concatenate(([0.0, 0.0], prob, [0.0, 0.0]))
+    window = np.convolve(pad, np.ones(5) / 5, "valid")[:nb]
+    ranks = np.empty(nb)
+    ranks[np.argsort(-prob, kind="stable")] = np.arange(nb)
+    total = max(length.sum(), 1.0)
+    cols = [
+        prob, np.full(nb, prob.max()), prob / max(prob.max(), 1e-6), ranks / max(nb - 1, 1),
+        pad[1:nb + 1], pad[3:nb + 3], pad[0:nb], pad[4:nb + 4], window,
+        (psum / pcount)[pinv], pmax[pinv], np.abs(np.arange(nb) - best) / max(nb - 1, 1),
+        (parent == parent[best]).astype(float), (grand == grand[best]).astype(float),
+        np.full(nb, length[prob >= 0.5].sum() / total), log_len,
+        table.x[:, names.index("link_density")],
+    ]
+    return np.column_stack(cols).astype(np.float32)

@@ -1,0 +1,54 @@
+"""``auto``: the product extractor, a learned block classifier over all the evidence.
+
+Blocks and features come from :mod:`extraction.features` (text statistics, markup context,
+class/id hints, neighbours, and the votes of E1 and E2); a gradient-boosted tree ensemble
+trained by ``python -m extraction train auto`` on the training splits gives each block a
+probability of being main content.  Language-independent: lengths are in characters and the
+punctuation sets include CJK marks.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ..document import TEXT, Document
+from ..features import FEATURE_NAMES, STAGE2_NAMES, block_table, stage2_features
+from ..forest import TreeEnsemble
+from ..result import Selection, empty
+
+MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+@lru_cache(maxsize=2)
+def load_model(model_dir: str = str(MODEL_DIR)) -> tuple[TreeEnsemble, TreeEnsemble, dict]:
+    directory = Path(model_dir)
+    meta = json.loads((directory / "auto.json").read_text(encoding="utf-8"))
+    return TreeEnsemble.load(directory / "auto.npz"), TreeEnsemble.load(directory / "auto2.npz"),\
+        meta
+
+
+def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
+                 threshold: float | None = None, model_dir: str | None = None) -> Selection:
+    """Keep the blocks whose content probability reaches ``threshold`` (model default 0.5)."""
+    stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
+    table = block_table(doc)
+    if not len(table.ids):
+        return empty("no text in the page")
+    if meta["features"] != FEATURE_NAMES or meta["stage2_features"] != list(STAGE2_NAMES):
+        raise RuntimeError("the auto model was trained on other features: "
+                           "run `python -m extraction train auto`")
+    prob = stage2.probability(stage2_features(table, doc, stage1.probability(table.x)))
+    cut = meta["threshold"] if threshold is None else threshold
+    chosen = prob >= cut
+    if not chosen.any():
+        return empty("no block looks like main content", best_probability=float(prob.max()))
+    keep = np.isin(table.owner, table.ids[chosen]) & (doc.kind == TEXT)
+    text = doc.text_of(keep)
+    length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
+    confidence = float((prob[chosen] * length[chosen]).sum() / max(length[chosen].sum(), 1))
+    return Selection(text, confidence=confidence,
+                     info={"blocks": int(len(prob)), "content_blocks": int(chosen.sum())})

@@ -1,0 +1,51 @@
+"""The product extractor ``auto`` and its tree-ensemble inference."""
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from extraction import extract
+from extraction.datasets import load
+from extraction.evaluation import score
+from extraction.forest import from_sklearn
+
+PAGES = Path(__file__).parent / "pages"
+
+
+def test_english_article_without_boilerplate():
+    result = extract((PAGES / "article-en.html").read_bytes(), method="auto")
+    assert "harvesting the tides" in result.text
+    assert "modern tidal barrages" in result.text
+    for noise in ("Ten lighthouses", "All rights reserved", "Privacy"):
+        assert noise not in result.text
+    assert result.title == "Tide mills of the Atlantic coast"
+    assert result.language == "en" and 0 < result.confidence <= 1
+
+
+def test_gbk_chinese_article_without_language_setting():
+    result = extract((PAGES / "article-zh-gbk.html").read_bytes(), method="auto")
+    assert "三峡水利枢纽工程位于湖北省宜昌市" in result.text
+    assert "万吨级船队可以直达重庆" in result.text
+    assert "新能源汽车销量" not in result.text and "网站地图" not in result.text
+    assert result.language == "zh" and result.encoding == "gb18030"
+
+
+def test_numpy_tree_inference_equals_scikit_learn():
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(600, 6))
+    y = (x[:, 0] + x[:, 1] * x[:, 2] > 0.3).astype(int)
+    model = HistGradientBoostingClassifier(max_iter=30, max_leaf_nodes=7, random_state=0)
+    model.fit(x, y)
+    ours = from_sklearn(model).probability(x)
+    assert np.allclose(ours, model.predict_proba(x)[:, 1], atol=1e-9)
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("name, floor", [("zh-wce-dev", 0.90), ("cleaneval-dev", 0.92)])
+def test_auto_quality_on_dev_splits(extraction_data, name, floor):
+    ds = load(name)
+    pred = {p.id: extract(p.html(), p.url).text for p in ds.pages}
+    result = score({p.id: p.gold for p in ds.pages}, pred)
+    assert result.f1 >= floor, result.line()
