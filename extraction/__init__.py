@@ -81,5 +81,5 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         text=text, title=choose_title(meta), method=name,
         confidence=round(float(selection.confidence), 4),
         reason=None if text else selection.reason, language=lang, encoding=doc.encoding,
-        url=doc.url, metadata=meta, info=selection.info,
+        url=doc.url, metadata=meta, info=selection.info, nodes=selection.nodes,
     )

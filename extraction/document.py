@@ -192,6 +192,14 @@ def _parse_tree(html: str) -> etree._Element | None:
     parser = etree.HTMLParser(recover=True, no_network=True, huge_tree=True,
                               remove_comments=True, remove_pis=True)
     root = etree.fromstring(html, parser)
+    title = root.find("head/title") if root is not None else None
+    if title is not None and title.text and len(title.text) > 1000 and "<body" in title.text:
+        # an unclosed <title> swallowed the page (RCDATA runs to the end): close it at the
+        # first markup inside it and parse again
+        head, sep, rest = html.partition("<title")
+        close = rest.find("<", rest.find(">") + 1)
+        if sep and close > 0:
+            root = etree.fromstring(head + sep + rest[:close] + "</title>" + rest[close:], parser)
     if any("depth" in str(e.message).lower() for e in parser.error_log):
         # libxml2 stops the document at its depth limit: text after the runaway nesting would
         # be lost.  Parse once more without the runaway tags.

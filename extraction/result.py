@@ -13,6 +13,7 @@ class Selection:
     confidence: float = 0.0
     reason: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    nodes: Any = field(default=None, repr=False)  # ids of the text nodes of the main text
 
 
 def empty(reason: str, **info: Any) -> Selection:
@@ -37,9 +38,12 @@ class ExtractionResult:
     url: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
+    nodes: Any = field(default=None, repr=False, compare=False)  # main-text node ids (Document)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out.pop("nodes", None)
+        return out
 
     def __bool__(self) -> bool:
         return bool(self.text)

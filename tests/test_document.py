@@ -67,3 +67,12 @@ def test_runaway_nesting_keeps_the_text_after_it():
 def test_xml_declaration_in_str_input():
     doc = parse('<?xml version="1.0" encoding="utf-8"?><html><body><p>x</p></body></html>')
     assert doc.text_of(doc.kind == TEXT) == "x"
+
+
+def test_unclosed_title_does_not_swallow_the_page():
+    filler = "x" * 1200
+    html = (f"<html><head><title>Site name<script>{filler}</script></head>"
+            "<body><p>The article body is here.</p></body></html>")
+    doc = parse(html)
+    assert doc.find("body") >= 0
+    assert "The article body is here." in doc.text_of(nodes=[doc.find("body")])

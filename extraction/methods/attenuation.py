@@ -102,4 +102,4 @@ def extract_e1(doc: Document, siblings: Sequence[Document] = (), *, T: float = T
             "attenuation": round(attenuation, 4)}
     if not text:
         return empty("main-topic subtree removed as a link node (C4)", **info)
-    return Selection(text, confidence=min(1.0, attenuation), info=info)
+    return Selection(text, confidence=min(1.0, attenuation), info=info, nodes=np.flatnonzero(keep))

@@ -50,5 +50,5 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     text = doc.text_of(keep)
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
     confidence = float((prob[chosen] * length[chosen]).sum() / max(length[chosen].sum(), 1))
-    return Selection(text, confidence=confidence,
+    return Selection(text, confidence=confidence, nodes=np.flatnonzero(keep),
                      info={"blocks": int(len(prob)), "content_blocks": int(chosen.sum())})

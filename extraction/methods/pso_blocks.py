@@ -158,7 +158,7 @@ def extract_e2(doc: Document, siblings: Sequence[Document] = (), *,
         return empty("every block scored as noise", **info)
     chars = blocks.features[:, 0]
     share = float(chars[scores > p["epsilon"]].sum() / max(chars.sum(), 1))
-    return Selection(text, confidence=share, info=info)
+    return Selection(text, confidence=share, info=info, nodes=np.flatnonzero(keep))
 
 
 def extract_e2_trained(doc: Document, siblings: Sequence[Document] = (),

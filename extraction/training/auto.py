@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..datasets import TRAIN_SETS, load
+from ..datasets import AUTO_TRAIN_SETS, load
 from ..document import ParseError, parse
 from ..features import FEATURE_NAMES, STAGE2_NAMES, block_table, stage2_features
 from ..forest import from_sklearn
@@ -83,7 +83,7 @@ def out_of_fold(pages: list[PageBlocks], folds: int, **params) -> list[np.ndarra
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m extraction train auto", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sets", default=",".join(TRAIN_SETS))
+    ap.add_argument("--sets", default=",".join(AUTO_TRAIN_SETS))
     ap.add_argument("--out-dir", default=str(MODEL_DIR))
     ap.add_argument("--seed", type=int, default=20240611)
     ap.add_argument("--iterations", type=int, default=150)
