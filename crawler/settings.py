@@ -1,5 +1,79 @@
-"""Scrapy settings of the focused crawler (see README, "Settings")."""
+"""Scrapy settings of the focused crawler.
+
+Project settings (all can be given with ``-s NAME=VALUE``):
+
+``CORPUS_DIR``            where accepted documents go (default ``./corpus``)
+``STATE_DIR``             learned state reused by the next run: S1 weights, IDF statistics,
+                          the dynamic topic feature library, link model, dedup index
+                          (default ``./state``)
+``CRAWL_LOG``             one JSON line per response (default ``<CORPUS_DIR>/crawl-log.jsonl``)
+``EXTRACTION_METHOD``     ``auto`` (default) or ``e1`` .. ``e6``
+``RELEVANCE_THRESHOLD``   overrides the topic file's ``threshold``
+``FEATURE_AUTO_ACCEPT``   weight above which learnt topic terms are accepted without review
+``CORPUS_SHARD_DOCS``     documents per corpus shard (default 1000)
+``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
+``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
+"""
 BOT_NAME = "focused-crawler"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
+USER_AGENT = "focused-crawler/0.1 (+https://example.invalid/focused-crawler)"
+
+# Politeness: robots.txt, AutoThrottle and per-domain concurrency on by default.
 ROBOTSTXT_OBEY = True
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 4
+DOWNLOAD_DELAY = 0.25
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+RETRY_TIMES = 1
+COOKIES_ENABLED = False
+TELNETCONSOLE_ENABLED = False
+# Every status reaches the spider so that each fetch is logged and judged.
+HTTPERROR_ALLOW_ALL = True
+REDIRECT_ENABLED = True
+METAREFRESH_ENABLED = True
+
+# Global best-first: ScrapyPriorityQueue pops the highest priority across all domains
+# (DownloaderAwarePriorityQueue picks a domain first, which breaks global order).
+SCHEDULER_PRIORITY_QUEUE = "scrapy.pqueues.ScrapyPriorityQueue"
+SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
+SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
+# Seen-URL filter that lets a rediscovered URL back in with a higher priority.
+DUPEFILTER_CLASS = "crawler.frontier.PriorityDupeFilter"
+
+DOWNLOADER_MIDDLEWARES = {
+    # closest to the downloader: sees every response (301s, 404s) before anything else
+    "crawler.middlewares.FetchLogMiddleware": 960,
+    # drops a stale duplicate of an already fetched URL before it costs a fetch
+    "crawler.middlewares.AlreadyFetchedMiddleware": 50,
+}
+SPIDER_MIDDLEWARES = {}
+ITEM_PIPELINES = {
+    "crawler.pipelines.ExtractionPipeline": 100,
+    "crawler.pipelines.RelevancePipeline": 200,
+    "crawler.pipelines.DedupPipeline": 300,
+    "crawler.pipelines.CorpusWriterPipeline": 400,
+}
+EXTENSIONS = {
+    "crawler.extensions.StallMonitor": 500,
+}
+
+CORPUS_DIR = "corpus"
+STATE_DIR = "state"
+CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
+EXTRACTION_METHOD = "auto"
+RELEVANCE_THRESHOLD = None
+FEATURE_AUTO_ACCEPT = 0.5
+CORPUS_SHARD_DOCS = 1000
+SIBLING_CACHE_PAGES = 8
+STALL_TIMEOUT = 300
+STATE_SAVE_EVERY = 200
+
+LOG_LEVEL = "INFO"
+REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"
+FEED_EXPORT_ENCODING = "utf-8"

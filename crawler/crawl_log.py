@@ -1,0 +1,79 @@
+"""``CRAWL_LOG``: one JSON line per response received, in the order received.
+
+Every response gets a sequence number when it arrives (downloader middleware).  Responses that
+need no judgment (redirects, errors, non-HTML) are complete at once; an HTML page is complete
+when the pipelines have judged it.  Lines are written, and flushed, as soon as every earlier
+response is complete, so the file is in arrival order and grows as the crawl goes.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+FIELDS = ("url", "final_url", "status", "depth", "parent", "score", "relevance", "accepted",
+          "fetched_at")
+
+
+class CrawlLog:
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._handle = open(self.path, "a", encoding="utf-8")
+        self._next_seq = 0
+        self._next_write = 0
+        self._pending: dict[int, dict[str, Any] | None] = {}
+        self._complete: dict[int, dict[str, Any]] = {}
+        self._opened: dict[int, float] = {}
+        self.lines = 0
+
+    def open_entry(self, entry: dict[str, Any]) -> int:
+        """Register a received response; returns its sequence number."""
+        seq = self._next_seq
+        self._next_seq += 1
+        self._pending[seq] = entry
+        self._opened[seq] = time.monotonic()
+        return seq
+
+    def complete(self, seq: int | None, **fields: Any) -> None:
+        if seq is None or seq not in self._pending:
+            return
+        entry = self._pending.pop(seq) or {}
+        self._opened.pop(seq, None)
+        entry.update(fields)
+        self._complete[seq] = entry
+        self._flush()
+
+    def _flush(self) -> None:
+        wrote = False
+        while self._next_write in self._complete:
+            entry = self._complete.pop(self._next_write)
+            self._handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            self._next_write += 1
+            self.lines += 1
+            wrote = True
+        if wrote:
+            self._handle.flush()
+
+    def expire(self, max_age: float) -> int:
+        """Complete entries pending longer than ``max_age`` seconds (their page was lost)."""
+        now = time.monotonic()
+        old = [seq for seq, t in self._opened.items() if now - t > max_age]
+        for seq in old:
+            self.complete(seq, note="page not judged in time")
+        return len(old)
+
+    def close(self) -> None:
+        for seq in sorted(self._pending):
+            self.complete(seq, note="crawl ended before this page was judged")
+        self._flush()
+        self._handle.close()
+
+
+def write_summary(path: str | Path, stats: dict[str, Any], reason: str | None) -> None:
+    """The crawl's Scrapy stats as JSON (``<CORPUS_DIR>/crawl-summary.json``)."""
+    out = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in stats.items()}
+    out.setdefault("finish_reason", reason)
+    Path(path).write_text(json.dumps(out, indent=1, sort_keys=True, default=str),
+                          encoding="utf-8")

@@ -1,0 +1,81 @@
+"""Crawl supervision: stop reasons (empty frontier, stall) and periodic state checkpoints."""
+from __future__ import annotations
+
+import logging
+import time
+
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.reactor import CallLaterOnce
+
+log = logging.getLogger(__name__)
+CHECK_EVERY = 10.0
+
+
+class StallMonitor:
+    """Ends a crawl that receives nothing for ``STALL_TIMEOUT`` seconds, records why a crawl
+    ended in the stats (``crawl/stop_reason``) and checkpoints the state every
+    ``STATE_SAVE_EVERY`` responses."""
+
+    def __init__(self, crawler, timeout: float, save_every: int):
+        self.crawler = crawler
+        self.timeout = timeout
+        self.save_every = save_every
+        self.last = time.monotonic()
+        self.responses = 0
+        self._task = None
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        timeout = crawler.settings.getfloat("STALL_TIMEOUT", 300)
+        if timeout <= 0:
+            raise NotConfigured
+        ext = cls(crawler, timeout, crawler.settings.getint("STATE_SAVE_EVERY", 200))
+        crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(ext.response_received, signal=signals.response_received)
+        crawler.signals.connect(ext.spider_idle, signal=signals.spider_idle)
+        return ext
+
+    def spider_opened(self, spider=None):
+        self.last = time.monotonic()
+        self._task = CallLaterOnce(self._check)
+        self._task.schedule(CHECK_EVERY)
+
+    def spider_closed(self, spider=None, reason=None):
+        if self._task is not None:
+            self._task.cancel()
+        stats = self.crawler.stats
+        if stats.get_value("crawl/stop_reason") is None:
+            stats.set_value("crawl/stop_reason", reason)
+
+    def response_received(self, response=None, request=None, spider=None):
+        self.last = time.monotonic()
+        self.responses += 1
+        if self.save_every and self.responses % self.save_every == 0:
+            state = getattr(self.crawler.spider, "crawl_state", None)
+            if state is not None:
+                state.save()
+
+    def spider_idle(self, spider=None):
+        engine = self.crawler.engine
+        scheduler = getattr(engine, "scheduler", None)
+        if scheduler is not None and not scheduler.has_pending_requests():
+            reason = "frontier empty: no link left to follow"
+            log.info("crawl ends: %s", reason)
+            self.crawler.stats.set_value("crawl/stop_reason", reason)
+
+    def _check(self):
+        idle = time.monotonic() - self.last
+        spider = self.crawler.spider
+        crawl_log = getattr(spider, "crawl_log", None)
+        if crawl_log is not None:
+            crawl_log.expire(max(60.0, self.timeout))
+        if idle > self.timeout:
+            reason = f"stalled: no response for {idle:.0f}s"
+            log.warning("crawl ends: %s", reason)
+            self.crawler.stats.set_value("crawl/stop_reason", reason)
+            deferred_from_coro(self.crawler.engine.close_spider_async(reason="stalled"))
+            return
+        self._task.schedule(CHECK_EVERY)

@@ -1,0 +1,45 @@
+"""The item that travels through the pipelines: one fetched HTML page."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from extraction import Document, ExtractionResult
+
+
+@dataclass
+class PageItem:
+    url: str                     # URL as scheduled (before redirects)
+    final_url: str               # URL of the response
+    status: int
+    depth: int
+    parent: str | None
+    fetched_at: str
+    content_type: str | None
+    doc: Document = field(repr=False)
+    score: float | None = None   # link score that scheduled the request
+    # filled by the pipelines
+    extraction: ExtractionResult | None = field(default=None, repr=False)
+    relevance: float | None = None
+    relevance_detail: dict[str, Any] = field(default_factory=dict)
+    on_topic: bool = False
+    duplicate_of: str | None = None
+    accepted: bool = False       # written to the corpus
+    reason: str | None = None    # why not accepted
+    judged: Any = field(default=None, repr=False)  # Deferred fired by the last pipeline
+
+    def document(self) -> dict[str, Any]:
+        """The corpus record (README, "Corpus format")."""
+        ex = self.extraction
+        return {
+            "url": self.url, "final_url": self.final_url,
+            "title": ex.title if ex else None, "text": ex.text if ex else "",
+            "language": ex.language if ex else None,
+            "relevance": round(self.relevance or 0.0, 6), "topic": None,
+            "extractor": ex.method if ex else None, "fetched_at": self.fetched_at,
+            "content_sha1": None, "depth": self.depth, "parent": self.parent,
+            "matched": self.relevance_detail.get("matched", {}),
+            "metadata": {k: v for k, v in (ex.metadata if ex else {}).items()
+                         if k in ("description", "author", "date", "site_name", "canonical_url",
+                                  "keywords")},
+        }

@@ -1,0 +1,123 @@
+"""Outgoing links of a parsed page: canonical URL, anchor text, context, main-content flag.
+
+Links are read from the page's :class:`extraction.Document` (no second parse).  URLs are
+canonicalised with w3lib (fragment dropped, query sorted) and session-id parameters removed;
+schemes other than http(s) and file types that are never HTML are not returned.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urljoin, urlsplit
+
+import numpy as np
+from scrapy.linkextractors import IGNORED_EXTENSIONS
+from w3lib.url import canonicalize_url, safe_url_string, url_query_cleaner
+
+from extraction.document import BLOCK_LEVEL, TEXT, Document
+from extraction.methods.pso_blocks import nearest_block
+
+SESSION_PARAMS = ("sid", "sessionid", "session_id", "session", "jsessionid", "phpsessid",
+                  "sessid", "aspsessionid", "cfid", "cftoken", "zenid", "osCsid", "s_id")
+_SESSION_PATH = re.compile(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", re.I)
+_HEXLIKE = re.compile(r"^[0-9a-f]{16,64}$", re.I)
+_SKIP_EXT = frozenset("." + e for e in IGNORED_EXTENSIONS)
+MAX_URL_LENGTH = 2000
+CONTEXT_CHARS = 240
+
+
+@dataclass
+class Link:
+    url: str                  # canonical absolute URL
+    anchor: str = ""
+    context: str = ""         # text of the block around the anchor
+    in_content: bool = False  # the anchor lies in the extracted main text
+    nofollow: bool = False
+    count: int = 1            # times the page links this URL
+    extra: dict = field(default_factory=dict)
+
+
+def canonical(url: str) -> str:
+    """Canonical form used for dedup and as the request URL (w3lib + session ids removed)."""
+    url = _SESSION_PATH.sub("", url.strip())
+    parts = urlsplit(url)
+    if parts.query:
+        drop = [k for k in SESSION_PARAMS]
+        url = url_query_cleaner(url, drop, remove=True, unique=False, keep_fragments=False)
+        # any remaining parameter that carries a bare hex token under a short name
+        parts = urlsplit(url)
+        if parts.query:
+            hexy = [kv.split("=", 1)[0] for kv in parts.query.split("&")
+                    if "=" in kv and len(kv.split("=", 1)[0]) <= 4
+                    and _HEXLIKE.match(kv.split("=", 1)[1])]
+            if hexy:
+                url = url_query_cleaner(url, hexy, remove=True, unique=False)
+    return canonicalize_url(url, keep_fragments=False)
+
+
+def crawlable(url: str) -> str | None:
+    """Why ``url`` must not be requested (None when it may be)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return f"scheme {parts.scheme or '(none)'}"
+    if not parts.hostname:
+        return "no host"
+    if len(url) > MAX_URL_LENGTH:
+        return "URL too long"
+    path = parts.path.lower()
+    dot = path.rfind(".")
+    if dot > path.rfind("/") and path[dot:] in _SKIP_EXT:
+        return f"non-HTML file type {path[dot:]}"
+    return None
+
+
+def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None = None
+                  ) -> list[Link]:
+    """All crawlable links of ``doc`` (one per canonical URL, in document order)."""
+    base = base_url
+    base_el = doc.root.find(".//base[@href]")
+    if base_el is not None:
+        base = urljoin(base_url, base_el.get("href").strip())
+    anchors = np.flatnonzero(doc.is_tag("a"))
+    if not len(anchors):
+        return []
+    in_content = np.zeros(doc.size, dtype=bool)
+    if content_nodes is not None and len(content_nodes):
+        in_content[content_nodes] = True
+    owner = nearest_block(doc, doc.is_tag(BLOCK_LEVEL))
+    contexts: dict[int, str] = {}
+    found: dict[str, Link] = {}
+    for i in anchors:
+        el = doc.elements[i]
+        href = el.get("href")
+        if not href:
+            continue
+        href = href.strip()
+        if href.startswith("#") or href[:11].lower().startswith(("javascript:", "mailto:",
+                                                                   "data:", "tel:", "file:")):
+            continue
+        try:
+            absolute = safe_url_string(urljoin(base, href))
+            url = canonical(absolute)
+        except ValueError:
+            continue
+        if crawlable(url):
+            continue
+        end = doc.end[i]
+        texts = [doc.texts[t] for t in range(i + 1, end) if doc.kind[t] == TEXT]
+        anchor = " ".join(" ".join(texts).split()) or (el.get("title") or "").strip()
+        block = int(owner[i])
+        if block not in contexts:
+            contexts[block] = doc.text_of(nodes=[block])[:CONTEXT_CHARS * 4] if block < doc.size \
+                else ""
+        rel = (el.get("rel") or "").lower()
+        link = found.get(url)
+        inside = bool(in_content[i:end].any())
+        if link is None:
+            found[url] = Link(url, anchor, contexts[block], inside, "nofollow" in rel)
+        else:
+            link.count += 1
+            link.in_content |= inside
+            if len(anchor) > len(link.anchor):
+                link.anchor = anchor
+    return list(found.values())

@@ -1,0 +1,108 @@
+"""Downloader middlewares: the crawl log's view of every fetch, and the fetch-once guard."""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+
+from scrapy import Request
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import Response
+
+log = logging.getLogger(__name__)
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def is_html(response: Response) -> bool:
+    ctype = response.headers.get(b"Content-Type", b"").decode("latin-1").lower()
+    if ctype:
+        return "html" in ctype or "xml" in ctype and "xhtml" in ctype
+    return response.body[:1024].lstrip()[:1] == b"<"
+
+
+def _entry(request: Request, **fields) -> dict:
+    meta = request.meta
+    scheduled = (meta.get("redirect_urls") or [request.url])[0]
+    entry = {"url": scheduled, "final_url": request.url, "status": None,
+             "depth": meta.get("depth", 0), "parent": meta.get("parent"),
+             "score": meta.get("link_score"), "components": meta.get("link_components"),
+             "relevance": None, "accepted": False, "fetched_at": now_iso()}
+    if meta.get("dont_obey_robotstxt") and request.url.endswith("/robots.txt"):
+        entry["robots"] = True
+    entry.update(fields)
+    return entry
+
+
+class FetchLogMiddleware:
+    """Gives every response a crawl-log sequence number as it arrives.
+
+    Sits next to the downloader, so it sees redirects and errors before other middlewares act
+    on them.  Responses that the pipelines will not judge are logged complete at once.
+    """
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    @property
+    def crawl_log(self):
+        spider = self.crawler.spider
+        return getattr(spider, "crawl_log", None)
+
+    def process_response(self, request: Request, response: Response, spider=None):
+        crawl_log = self.crawl_log
+        if crawl_log is None:
+            return response
+        entry = _entry(request, final_url=response.url, status=response.status)
+        if 300 <= response.status < 400:
+            location = response.headers.get(b"Location")
+            if location:
+                entry["final_url"] = response.urljoin(location.decode("latin-1"))
+        seq = crawl_log.open_entry(entry)
+        request.meta["log_seq"] = seq
+        stats = self.crawler.stats
+        if entry.get("robots"):
+            crawl_log.complete(seq)
+            return response
+        stats.inc_value("fetch/responses")
+        stats.inc_value(f"fetch/status/{response.status}")
+        if response.status != 200 or not is_html(response):
+            reason = "not HTML" if response.status == 200 else f"HTTP {response.status}"
+            crawl_log.complete(seq, note=reason)
+        return response
+
+    def process_exception(self, request: Request, exception: Exception, spider=None):
+        crawl_log = self.crawl_log
+        if crawl_log is not None and not isinstance(exception, IgnoreRequest):
+            seq = crawl_log.open_entry(_entry(request, error=f"{type(exception).__name__}: "
+                                                             f"{exception}"))
+            crawl_log.complete(seq)
+            self.crawler.stats.inc_value("fetch/errors")
+        return None
+
+
+class AlreadyFetchedMiddleware:
+    """Drops a request for a URL that was already downloaded (a stale lower-priority copy left
+    in the queue by a priority upgrade, or a URL fetched by an earlier run of the same job)."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    def process_request(self, request: Request, spider=None):
+        df = getattr(self.crawler, "priority_dupefilter", None)
+        if df is None or request.meta.get("dont_obey_robotstxt") or \
+                request.meta.get("retry_times"):
+            return None
+        if not df.mark_fetched(request) and not request.meta.get("redirect_times"):
+            self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
+            raise IgnoreRequest(f"already fetched: {request.url}")
+        return None

@@ -1,0 +1,73 @@
+"""A small online logistic regression over hashed string features (relevance feedback).
+
+Used to learn, during the crawl, which links lead to on-topic pages: each judged page gives
+one example (the features its link had when it was scheduled, and whether the page was
+accepted).  AdaGrad updates, L2 shrinkage; state is a pair of numpy vectors saved as ``.npz``.
+"""
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+
+def _index(feature: str, bits: int) -> int:
+    return zlib.crc32(feature.encode("utf-8")) & ((1 << bits) - 1)
+
+
+class OnlineLogistic:
+    def __init__(self, bits: int = 18, rate: float = 0.3, l2: float = 1e-6):
+        self.bits = bits
+        self.rate = rate
+        self.l2 = l2
+        self.w = np.zeros(1 << bits)
+        self.g2 = np.full(1 << bits, 1e-8)
+        self.bias = 0.0
+        self.bias_g2 = 1e-8
+        self.seen = 0
+        self.positives = 0
+
+    def _rows(self, features: Sequence[str]) -> np.ndarray:
+        return np.unique(np.fromiter((_index(f, self.bits) for f in features), dtype=np.int64))
+
+    def predict(self, batch: Iterable[Sequence[str]]) -> np.ndarray:
+        """Probability of the positive class for every feature list."""
+        out = [self.bias + self.w[self._rows(f)].sum() for f in batch]
+        return 1.0 / (1.0 + np.exp(-np.clip(np.array(out, dtype=float), -30, 30)))
+
+    def update(self, features: Sequence[str], label: bool, weight: float = 1.0) -> None:
+        rows = self._rows(features)
+        p = 1.0 / (1.0 + np.exp(-np.clip(self.bias + self.w[rows].sum(), -30, 30)))
+        grad = (p - float(label)) * weight
+        g = grad + self.l2 * self.w[rows]
+        self.g2[rows] += g * g
+        self.w[rows] -= self.rate * g / np.sqrt(self.g2[rows])
+        self.bias_g2 += grad * grad
+        self.bias -= self.rate * grad / np.sqrt(self.bias_g2)
+        self.seen += 1
+        self.positives += int(label)
+
+    @property
+    def balanced(self) -> bool:
+        """Both classes seen: predictions carry information."""
+        return 0 < self.positives < self.seen
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, w=self.w, g2=self.g2,
+                            meta=np.array([self.bias, self.bias_g2, self.seen, self.positives,
+                                           self.bits, self.rate, self.l2]))
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "OnlineLogistic":
+        with np.load(path) as data:
+            meta = data["meta"]
+            model = cls(int(meta[4]), float(meta[5]), float(meta[6]))
+            model.w, model.g2 = data["w"].copy(), data["g2"].copy()
+            model.bias, model.bias_g2 = float(meta[0]), float(meta[1])
+            model.seen, model.positives = int(meta[2]), int(meta[3])
+        return model

@@ -1,0 +1,137 @@
+"""Item pipelines: extraction -> relevance -> dedup -> corpus writer.
+
+No pipeline drops an item: each one records its verdict on the :class:`~crawler.items.PageItem`
+(``on_topic``, ``duplicate_of``, ``reason``) so that every fetched page is judged and logged;
+the writer stores only accepted pages and fires ``item.judged`` for the spider, which then
+scores the page's links with the verdict.
+"""
+from __future__ import annotations
+
+import logging
+from urllib.parse import urlsplit
+
+from scrapy.crawler import Crawler
+
+from extraction import extract_document
+from extraction.methods import canonical as method_name
+
+from .corpus import ShardWriter
+from .dedup import text_sha1
+from .items import PageItem
+
+log = logging.getLogger(__name__)
+SIBLING_METHODS = ("e5", "e6")
+
+
+class _StatePipeline:
+    def __init__(self, crawler: Crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler):
+        return cls(crawler)
+
+    @property
+    def state(self):
+        return self.crawler.spider.crawl_state
+
+
+class ExtractionPipeline(_StatePipeline):
+    """Main text, title and metadata (``EXTRACTION_METHOD``, ``auto`` by default).  E5 and E6
+    get a sibling: the most URL-similar recently fetched page of the same site."""
+
+    def __init__(self, crawler: Crawler):
+        super().__init__(crawler)
+        self.method = method_name(crawler.settings.get("EXTRACTION_METHOD") or "auto")
+
+    def process_item(self, item: PageItem, spider=None) -> PageItem:
+        site = urlsplit(item.final_url).hostname or ""
+        siblings = []
+        if self.method in SIBLING_METHODS:
+            sibling = self.state.sibling_for(site, item.final_url)
+            if sibling is not None:
+                siblings.append(sibling)
+        item.extraction = extract_document(item.doc, method=self.method, siblings=siblings)
+        self.state.remember_page(site, item.final_url, item.doc)
+        stats = self.crawler.stats
+        stats.inc_value(f"extraction/{'text' if item.extraction.text else 'empty'}")
+        return item
+
+
+class RelevancePipeline(_StatePipeline):
+    """S2 relevance of the page (tag blocks, TF-IDF, concept substitution, cosine); feeds the
+    IDF statistics and the dynamic feature library."""
+
+    def process_item(self, item: PageItem, spider=None) -> PageItem:
+        state = self.state
+        model = state.relevance
+        text = item.extraction.text if item.extraction else ""
+        page = model.analyse(item.doc, text, item.final_url)
+        state.frequencies.add(page.terms)
+        relevance = model.score_page(page)
+        item.relevance = relevance.score
+        item.relevance_detail = relevance.to_dict()
+        item.on_topic = relevance.relevant and bool(text)
+        if not item.on_topic:
+            item.reason = relevance.reason or ("no main text" if not text else "off topic")
+        new_terms = state.library.observe(page, relevance, model.vector, state.frequencies.idf)
+        for cand in new_terms:
+            log.info("topic library: learnt %r (%s, weight %.3f)", cand.term, cand.category,
+                     cand.weight)
+        self.crawler.stats.inc_value(f"relevance/{'on' if item.on_topic else 'off'}_topic")
+        return item
+
+
+class DedupPipeline(_StatePipeline):
+    """Canonical-URL, exact-text and near-duplicate detection against everything written in
+    this run and earlier runs (``STATE_DIR/dedup.pickle``)."""
+
+    def process_item(self, item: PageItem, spider=None) -> PageItem:
+        if not item.on_topic:
+            return item
+        text = item.extraction.text
+        kind, original, minhash = self.state.dedup.check(item.final_url, text)
+        if kind is None and item.url != item.final_url and item.url in self.state.dedup.urls:
+            kind, original = "url", item.url
+        if kind:
+            item.duplicate_of = original
+            item.reason = f"{kind} duplicate of {original}"
+            self.crawler.stats.inc_value(f"dedup/{kind}")
+        else:
+            item._minhash = minhash
+        return item
+
+
+class CorpusWriterPipeline(_StatePipeline):
+    """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards."""
+
+    def __init__(self, crawler: Crawler):
+        super().__init__(crawler)
+        self.writer: ShardWriter | None = None
+
+    def open_spider(self, spider=None) -> None:
+        settings = self.crawler.settings
+        self.writer = ShardWriter(self.crawler.spider.corpus_dir / "documents",
+                                  settings.getint("CORPUS_SHARD_DOCS", 1000))
+
+    def close_spider(self, spider=None) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+    def process_item(self, item: PageItem, spider=None) -> PageItem:
+        try:
+            if item.on_topic and not item.duplicate_of:
+                record = item.document()
+                record["topic"] = self.state.topic.name
+                record["content_sha1"] = self.state.dedup.add(
+                    item.final_url, record["text"], getattr(item, "_minhash", None))
+                if item.url != item.final_url:
+                    self.state.dedup.urls[item.url] = item.final_url
+                assert record["content_sha1"] == text_sha1(record["text"])
+                self.writer.write(record)
+                item.accepted = True
+                self.crawler.stats.inc_value("corpus/documents")
+        finally:
+            if item.judged is not None and not item.judged.called:
+                item.judged.callback(item)
+        return item

@@ -1,0 +1,403 @@
+"""Page relevance of S2 (ALGORITHMS.md §8.7-§8.8): tag blocks, concept substitution, TF-IDF with
+position weights, similarity with the topic vector, threshold η.
+
+Reading R1 (default, §8.7): one page vector built from ``u_t = (Σ_l f_l(t)·tf_{t,l})·idf_t``
+with position weights ``f_l(t) = λ_type(l)`` [DEFAULT (14)] (option
+``position_weights="block"``: the Definition-2 block weight).  Reading R2 (option):
+``R_type = sim(vector of the blocks of that type, T)`` per type, ``R = Σ λ_type·R_type``.
+
+Normalisation (13), option ``normalise`` [DEFAULT]:
+
+- ``"type"`` (default): the vector of each block type is scaled to unit length before the
+  λ-weighted sum, so each type carries its λ share whatever its length (the weighted sum
+  ``R(wp)`` of §8.7 realised in one vector).  With the literal reading a title counts for
+  nothing next to 2,000 words of body text.
+- ``"page"``: the literal (13), one length normalisation of the whole page vector.
+
+Similarity (15), option ``similarity``; the topic vector is 1.0 per concept [DEFAULT] (option
+``category_weights``, scaled by their maximum in the two projections):
+
+- ``"hellinger"`` (default) [DEFAULT, not from the source]: the projection below computed on the
+  square roots of the term weights, ``sqrt(Σ_{t∈T} c_t·u_t / Σ_t u_t)``: the square root of
+  the share of the page's weighted term mass that the topic's concepts carry.  It does not
+  depend on how many terms the topic file lists and rewards several matched concepts as much
+  as one repeated concept; one threshold (0.2) served eight different topics in the offline
+  evaluation (``bench/relevance_offline.py``).
+- ``"projection"`` [DEFAULT]: ``cos(w', projection of w' on the topic concepts) =
+  sqrt(Σ_{t∈T} (c_t·w'_t)²)``, dominated by the single strongest concept.
+- ``"cosine"``: the literal (15) [RECON], ``Σ_t w'_t·c_t / ||c||``.  Its value shrinks as
+  ``1/sqrt(|T|)`` with the size of the topic library, so no threshold carries over between
+  topics.
+
+Concept substitution (§8.8): every synonym variant (multi-word ones too, as phrases) is
+replaced by its concept before counting.  Terms learnt by a :class:`~.library.FeatureLibrary`
+extend the topic vector (the ETFL of §8.4).
+"""
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from extraction.document import TEXT, Document
+from extraction.metadata import detect_language
+
+from .blocks import BLOCK_TYPES, NAV_LINK_DENSITY, tag_blocks
+from .frequencies import DocumentFrequencies, atomic_write_text
+from .library import FeatureLibrary
+from .tokenize import PhraseMatcher, phrase_key, term_tokens, tokenize_surface
+from .topic import CATEGORIES, Topic
+
+__all__ = ["RelevanceModel", "Relevance", "PageTerms", "BlockTerms", "TopicVector",
+           "DocumentFrequencies", "FeatureLibrary", "build_topic_vector", "atomic_write_text",
+           "LAMBDA", "THRESHOLD"]
+
+log = logging.getLogger(__name__)
+
+# [DEFAULT] §8.7 block-type weights λ (placeholders; the source gives none).
+LAMBDA = {"title": 0.3, "content": 0.4, "anchor": 0.15, "navigation": 0.05, "other": 0.1}
+# [DEFAULT] relevance threshold η (= θ of §8.8), for the default "hellinger" similarity.
+THRESHOLD = 0.2
+READINGS = ("R1", "R2")
+SIMILARITIES = ("hellinger", "projection", "cosine")
+NORMALISATIONS = ("type", "page")
+
+
+@dataclass(frozen=True)
+class TopicVector:
+    """The topic side: concept key -> weight, category and display label; the substitution
+    template (variant key -> concept key) and the phrase matcher of all multi-token terms."""
+
+    weights: Mapping[str, float]
+    category: Mapping[str, str]
+    label: Mapping[str, str]
+    template: Mapping[str, str]
+    matcher: PhraseMatcher
+
+    def __len__(self) -> int:
+        return len(self.weights)
+
+
+def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | None = None,
+                       extra: Mapping[str, tuple[str, str]] | None = None) -> TopicVector:
+    """Topic vector of ``F_b ∪ F_s ∪ F_v`` plus synonym concepts (as ``terms`` when not listed)
+    plus ``extra`` learnt terms ``{key: (category, label)}``; weight = the category weight."""
+    cw = {c: 1.0 for c in CATEGORIES}
+    cw.update(category_weights or {})
+    weights: dict[str, float] = {}
+    category: dict[str, str] = {}
+    label: dict[str, str] = {}
+    phrases: list[tuple[str, ...]] = []
+
+    def add(term: str, cat: str) -> str | None:
+        toks = term_tokens(term)
+        if not toks:
+            return None
+        key = phrase_key(toks)
+        if len(toks) > 1:
+            phrases.append(toks)
+        if key not in weights:
+            weights[key], category[key], label[key] = float(cw.get(cat, 1.0)), cat, term
+        return key
+
+    for cat, items in topic.features().items():
+        for term in items:
+            add(term, cat)
+    template: dict[str, str] = {}
+    for concept, variants in topic.synonyms.items():
+        ckey = add(concept, "terms")
+        if ckey is None:
+            continue
+        for v in variants:
+            toks = term_tokens(v)
+            if toks:
+                if len(toks) > 1:
+                    phrases.append(toks)
+                vkey = phrase_key(toks)
+                if vkey != ckey:
+                    template.setdefault(vkey, ckey)
+    for key, (cat, lab) in (extra or {}).items():
+        if key not in weights and key not in template:
+            weights[key], category[key], label[key] = float(cw.get(cat, 1.0)), cat, lab
+            if " " in key:
+                phrases.append(tuple(key.split(" ")))
+    return TopicVector(weights, category, label, template, PhraseMatcher(phrases))
+
+
+@dataclass
+class BlockTerms:
+    """The counted concept-page terms of one tag block."""
+
+    type: str
+    weight: float
+    counts: Counter
+
+
+@dataclass
+class PageTerms:
+    """A page analysed into blocks of concept terms (after substitution, §8.8)."""
+
+    blocks: list[BlockTerms] = field(default_factory=list)
+    language: str | None = None
+    url: str | None = None
+    reason: str | None = None
+    surface: dict[str, str] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def terms(self) -> set[str]:
+        """Distinct terms of the page: what :meth:`DocumentFrequencies.add` counts."""
+        out: set[str] = set()
+        for b in self.blocks:
+            out.update(b.counts)
+        return out
+
+    def totals(self) -> Counter:
+        total: Counter = Counter()
+        for b in self.blocks:
+            total.update(b.counts)
+        return total
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """Score in [0, 1], the decision, per-block-type contributions (they sum to the score) and
+    the matched concepts (label -> contribution); ``reason`` says why a score is forced to 0."""
+
+    score: float
+    relevant: bool
+    threshold: float
+    by_type: dict[str, float] = field(default_factory=dict)
+    matched: dict[str, float] = field(default_factory=dict)
+    language: str | None = None
+    reason: str | None = None
+    url: str | None = None
+    reading: str = "R1"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"score": round(self.score, 6), "relevant": self.relevant,
+                "threshold": self.threshold, "reading": self.reading,
+                "by_type": {k: round(v, 6) for k, v in self.by_type.items()},
+                "matched": {k: round(v, 6) for k, v in self.matched.items()},
+                "language": self.language, "reason": self.reason, "url": self.url}
+
+
+class RelevanceModel:
+    """Scores pages against one topic (§8.7-§8.8).
+
+    ``stats`` supplies the IDF (shared and fed by the caller: ``stats.add(page.terms)``);
+    ``library`` (optional) adds its accepted terms to the topic vector.  Options (defaults
+    first, see the module docstring): ``reading`` R1/R2, ``position_weights`` "type"/"block",
+    ``normalise`` "type"/"page", ``similarity`` hellinger/projection/cosine, ``lambdas``,
+    ``category_weights``, ``threshold`` (else the topic's, else :data:`THRESHOLD`),
+    ``sublinear_tf`` (``1 + log tf`` per block; off = the source's raw counts) and the block
+    model's ``nav_link_density``, ``lambda0``, ``lambda1``, ``impact1``.
+    """
+
+    def __init__(self, topic: Topic, stats: DocumentFrequencies | None = None, *,
+                 library: FeatureLibrary | None = None, reading: str = "R1",
+                 position_weights: str = "type", normalise: str = "type",
+                 similarity: str = "hellinger",
+                 lambdas: Mapping[str, float] | None = None,
+                 category_weights: Mapping[str, float] | None = None,
+                 threshold: float | None = None, sublinear_tf: bool = False,
+                 nav_link_density: float = NAV_LINK_DENSITY,
+                 block_options: Mapping[str, Any] | None = None):
+        if reading not in READINGS:
+            raise ValueError(f"reading must be one of {READINGS}, got {reading!r}")
+        if similarity not in SIMILARITIES:
+            raise ValueError(f"similarity must be one of {SIMILARITIES}, got {similarity!r}")
+        if position_weights not in ("type", "block"):
+            raise ValueError(f"position_weights must be 'type' or 'block', got {position_weights!r}")
+        if normalise not in NORMALISATIONS:
+            raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
+        self.topic = topic
+        self.stats = stats if stats is not None else DocumentFrequencies()
+        self.library = library
+        self.reading, self.position_weights, self.similarity = reading, position_weights, similarity
+        self.normalise = normalise
+        self.lambdas = dict(LAMBDA, **(lambdas or {}))
+        self.category_weights = dict(category_weights or {})
+        if threshold is None:
+            threshold = topic.threshold if topic.threshold is not None else THRESHOLD
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold {threshold} outside [0, 1]")
+        self.threshold = float(threshold)
+        self.sublinear_tf = sublinear_tf
+        self.block_options = dict(block_options or {}, nav_link_density=nav_link_density)
+        self._library_version = -1
+        self._vector: TopicVector | None = None
+
+    # ------------------------------------------------------------------ topic side
+    @property
+    def vector(self) -> TopicVector:
+        """The current topic vector (rebuilt when the library accepted new terms)."""
+        version = self.library.version if self.library is not None else 0
+        if self._vector is None or version != self._library_version:
+            extra = self.library.accepted() if self.library is not None else None
+            self._vector = build_topic_vector(self.topic, self.category_weights, extra)
+            self._library_version = version
+        return self._vector
+
+    # ------------------------------------------------------------------ page side
+    def analyse(self, doc: Document, main_text: str | None, url: str | None = None) -> PageTerms:
+        """Blocks of concept terms of a parsed page (never raises)."""
+        url = url or doc.url
+        try:
+            blocks = tag_blocks(doc, main_text, **self.block_options)
+        except (RecursionError, MemoryError, ValueError, IndexError) as err:
+            return PageTerms(url=url, reason=f"block model failed: {err!r}")
+        if not blocks:
+            return PageTerms(url=url, reason="no text in the page")
+        vec = self.vector
+        sample = main_text or " ".join(b.content for b in blocks if b.type != "navigation")
+        html = doc.root if getattr(doc.root, "tag", None) == "html" else None
+        language = detect_language(sample[:5000], html.get("lang") if html is not None else None)
+        page = PageTerms(language=language, url=url, info={"blocks": len(blocks)})
+        for b in blocks:
+            pairs = tokenize_surface(b.content)
+            for key, surf in pairs:
+                page.surface.setdefault(key, surf)
+            keys = vec.matcher.join([k for k, _ in pairs])
+            counts = Counter(vec.template.get(k, k) for k in keys)
+            if counts:
+                page.blocks.append(BlockTerms(b.type, b.weight, counts))
+        if not page.blocks:
+            page.reason = "no indexable words in the page"
+        return page
+
+    def score(self, doc: Document | None, main_text: str | None,
+              url: str | None = None) -> Relevance:
+        """Relevance of a parsed page given its extracted main text; never raises."""
+        if doc is None or doc.size == 0 or not (doc.kind == TEXT).any():
+            return self._zero("empty page: no text", url)
+        try:
+            return self.score_page(self.analyse(doc, main_text, url))
+        except Exception as err:  # a bug must not stop a crawl: report it on the page
+            log.exception("relevance scoring failed on %s", url or doc.url)
+            return self._zero(f"internal error: {err!r}", url or doc.url)
+
+    def score_html(self, html: str | bytes | None, url: str | None = None, *,
+                   method: str = "auto", content_type: str | None = None) -> Relevance:
+        """Parse, extract (``method``) and score raw HTML; bad input scores 0 with a reason."""
+        from extraction import ParseError, extract_document, parse
+
+        try:
+            doc = parse(html, url, content_type)
+        except ParseError as err:
+            return self._zero(f"not scored: {err}", url)
+        result = extract_document(doc, method=method)
+        return self.score(doc, result.text, url)
+
+    def score_page(self, page: PageTerms) -> Relevance:
+        """Relevance of an analysed page (R1 or R2)."""
+        if page.reason or not page.blocks:
+            return self._zero(page.reason or "no text", page.url, page.language)
+        langs = self.topic.languages
+        if langs and page.language and page.language not in langs:
+            return self._zero(f"page language {page.language!r} not in the topic's "
+                              f"{list(langs)}", page.url, page.language)
+        vec = self.vector
+        by_type: dict[str, float] = {}
+        contrib: dict[str, float] = {}
+        if self.reading == "R1":
+            per_type = self._type_vectors(page.blocks, weighted=True)
+            if self.normalise == "type":
+                per_type = {bt: _scaled(u, self._type_share(page.blocks, bt) / _norm(u))
+                            for bt, u in per_type.items() if _norm(u) > 0}
+            total: dict[str, float] = {}
+            for u in per_type.values():
+                for t, x in u.items():
+                    total[t] = total.get(t, 0.0) + x
+            score, contrib = self._similarity(total, vec)
+            for bt, u in per_type.items():  # split each concept's share by block type
+                by_type[bt] = sum(c * u.get(t, 0.0) / total[t] for t, c in contrib.items())
+        else:
+            score = 0.0
+            for bt, u in self._type_vectors(page.blocks, weighted=False).items():
+                s, c = self._similarity(u, vec)
+                lam = self.lambdas[bt]
+                by_type[bt] = lam * s
+                score += lam * s
+                for t, x in c.items():
+                    contrib[t] = contrib.get(t, 0.0) + lam * x
+        score = min(1.0, max(0.0, score))
+        matched = {vec.label[t]: x for t, x in sorted(contrib.items(), key=lambda kv: -kv[1])}
+        return Relevance(score=score, relevant=score >= self.threshold, threshold=self.threshold,
+                         by_type={k: v for k, v in by_type.items() if v > 0}, matched=matched,
+                         language=page.language, url=page.url, reading=self.reading)
+
+    # ------------------------------------------------------------------ internals
+    def _zero(self, reason: str, url: str | None, language: str | None = None) -> Relevance:
+        return Relevance(0.0, False, self.threshold, reason=reason, url=url, language=language,
+                         reading=self.reading)
+
+    def _position_weight(self, b: BlockTerms) -> float:
+        """f_l(t) (14): λ of the block's type, or its Definition-2 weight."""
+        return self.lambdas[b.type] if self.position_weights == "type" else b.weight
+
+    def _type_share(self, blocks: list[BlockTerms], btype: str) -> float:
+        """Weight of a whole block type: λ_type, or the sum of its blocks' Definition-2
+        weights."""
+        if self.position_weights == "type":
+            return self.lambdas[btype]
+        return sum(b.weight for b in blocks if b.type == btype)
+
+    def _type_vectors(self, blocks: list[BlockTerms], weighted: bool
+                      ) -> dict[str, dict[str, float]]:
+        """Per block type: ``Σ_l f_l·tf_{t,l} · idf_t`` (``weighted``) or ``Σ_l tf_{t,l} ·
+        idf_t`` (``f_l`` kept only for Definition-2 weights, as within-type weights)."""
+        out: dict[str, dict[str, float]] = {}
+        idf = self.stats.idf
+        for b in blocks:
+            if weighted or self.position_weights == "block":
+                f = self._position_weight(b)
+            else:
+                f = 1.0
+            if f <= 0:
+                continue
+            u = out.setdefault(b.type, {})
+            for t, tf in b.counts.items():
+                x = (1.0 + math.log(tf)) if self.sublinear_tf else float(tf)
+                u[t] = u.get(t, 0.0) + f * x
+        for u in out.values():
+            for t in u:
+                u[t] *= idf(t)
+        return out
+
+    def _similarity(self, u: Mapping[str, float], vec: TopicVector
+                    ) -> tuple[float, dict[str, float]]:
+        """(similarity of page vector ``u`` with the topic, contribution of each concept);
+        the contributions sum to the similarity."""
+        weights = vec.weights
+        hits = {t: x for t, x in u.items() if t in weights and x > 0}
+        if not hits:
+            return 0.0, {}
+        if self.similarity == "cosine":
+            norm = _norm(u)
+            tnorm = math.sqrt(sum(w * w for w in weights.values()))
+            if not norm or not tnorm:
+                return 0.0, {}
+            contrib = {t: weights[t] * x / (norm * tnorm) for t, x in hits.items()}
+            return sum(contrib.values()), contrib
+        wmax = max(weights.values()) or 1.0
+        if self.similarity == "projection":
+            norm = _norm(u)
+            parts = {t: (weights[t] / wmax * x / norm) ** 2 for t, x in hits.items()}
+        else:  # hellinger: the projection computed on the square roots of the weights
+            mass = sum(u.values())
+            parts = {t: weights[t] / wmax * x / mass for t, x in hits.items()}
+        score = math.sqrt(sum(parts.values()))
+        if score == 0:
+            return 0.0, {}
+        return score, {t: p / score for t, p in parts.items() if p > 0}
+
+
+def _scaled(u: Mapping[str, float], factor: float) -> dict[str, float]:
+    return {t: x * factor for t, x in u.items()}
+
+
+def _norm(u: Mapping[str, float]) -> float:
+    return math.sqrt(sum(x * x for x in u.values()))

@@ -1,0 +1,209 @@
+"""Tokens for topic relevance (ALGORITHMS.md §8.5, §10.3): English and Chinese.
+
+A text is cut into runs by script.  **Han runs** are segmented with jieba (a real
+dictionary/HMM segmenter, loaded lazily on first use, its start-up log silenced).  **Other
+runs** are cut into word runs (letters and digits, inner apostrophes, a trailing ``+``/``#`` so
+that ``C++`` and ``C#`` survive) and normalised by :func:`fold`.  So the tokeniser is chosen per
+run by script, which also chooses it per page: an English page never loads jieba.
+
+English normalisation [DEFAULT], kept deliberately light (a crawler filter, not a linguist):
+
+1. lower-case, drop a possessive ``'s``;
+2. stop words (:data:`EN_STOP`), pure numbers and single letters are dropped; a hyphenated
+   word gives its parts, single letters included (``e-mail`` -> ``e mail``);
+3. plurals: ``-ies`` -> ``-y``; ``-sses/-shes/-ches/-xes/-zes`` lose ``-es``; a final ``-s``
+   goes unless the word ends in ``-ss``, ``-us`` or ``-is`` (``computers`` -> ``computer``,
+   ``processes`` -> ``process``, ``virus`` stays);
+4. ``-ing``/``-ed`` go when at least 4 letters with a vowel remain, a doubled final consonant
+   is undoubled (``programming``, ``programmed`` -> ``program``);
+5. a final ``-e`` goes from words longer than 4 letters (``release``, ``released``,
+   ``releases``, ``releasing`` -> ``releas``).
+
+Keys are internal; show users the original terms.  Chinese: stop words (:data:`ZH_STOP`) and
+punctuation are dropped, Latin words inside Chinese text get the English treatment.
+
+Multi-word topic terms are matched as phrases by :class:`PhraseMatcher`, which joins a matching
+token sequence into one token (``operating system`` -> ``"operat system"``).  Chinese topic
+terms are also added to the segmenter's dictionary (:func:`term_tokens`), so that jieba keeps
+them whole.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_W = rf"[^\W_{HAN_CLASS}]+(?:['’][^\W_{HAN_CLASS}]+)*"
+_RUN = re.compile(rf"(?P<han>[{HAN_CLASS}]+)|(?P<word>{_W}(?:-{_W})*[+#]*)")
+_HAN = re.compile(f"[{HAN_CLASS}]")
+_HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
+_VOWELS = frozenset("aeiouy")
+
+EN_STOP = frozenset("""
+a about above after again against all almost also although always am among an and another any
+are around as at be became because become becomes been before being below between both but by
+can could did do does doing done down during each either else etc even ever every few for from
+further had has have having he her here hers herself him himself his how however i if in into is
+it its itself just least less like made make many may me might more most much must my myself
+near neither no nor not now of off often on once one only or other others our ours ourselves out
+over own per quite rather same several shall she should since so some still such than that the
+their theirs them themselves then there these they this those though through thus to too under
+until up upon us use used using very via was we well were what when where whether which while who
+whom whose why will with within without would yet you your yours yourself yourselves
+""".split())
+
+ZH_STOP = frozenset("""
+的 了 是 在 和 与 及 或 等 也 就 都 而 及其 以及 并 并且 之 其 这 那 这个 那个 这些 那些 一个 一些 我 你 他 她
+它 我们 你们 他们 她们 它们 自己 什么 怎么 如何 为 为了 对 对于 从 到 把 被 让 给 向 由 于 上 下 中 内 外
+将 已 已经 曾 会 能 可 可以 要 应 应该 还 又 再 很 更 最 没有 没 不 无 非 有 个 些 每 各 某 啊 吧 呢 吗 嗯
+如果 因为 所以 但是 但 然而 虽然 因此 而且 或者 即 即使 以 以及 之一 等等 其中 通过 进行 由于 所 该 此
+""".split())
+
+log = logging.getLogger(__name__)
+
+_SEGMENTER = None
+_SEG_LOCK = threading.Lock()
+
+
+def segmenter():
+    """The shared jieba tokenizer, created on first use (about 1-3 s to load its dictionary)."""
+    global _SEGMENTER
+    if _SEGMENTER is None:
+        with _SEG_LOCK:
+            if _SEGMENTER is None:
+                import jieba  # heavy import: only when Chinese text is seen
+
+                jieba.setLogLevel(logging.WARNING)
+                seg = jieba.Tokenizer()
+                seg.initialize()
+                _SEGMENTER = seg
+    return _SEGMENTER
+
+
+def has_han(text: str) -> bool:
+    return _HAN.search(text) is not None
+
+
+def detect_script(text: str) -> str:
+    """``"zh"`` when Han characters make up more than 20% of the non-space characters, else
+    ``"en"`` (the Latin-script treatment)."""
+    sample = text[:5000]
+    solid = max(1, sum(1 for c in sample if not c.isspace()))
+    return "zh" if len(_HAN.findall(sample)) / solid > 0.2 else "en"
+
+
+def fold(word: str) -> str:
+    """English normalisation of one lower-case word (steps 3-5 of the module docstring)."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        stem = word[:-len(suffix)]
+        if word.endswith(suffix) and len(stem) >= 4 and _VOWELS.intersection(stem):
+            if stem[-1] == stem[-2] and stem[-1] not in "lsz":
+                stem = stem[:-1]
+            word = stem
+            break
+    if len(word) > 4 and word.endswith("e"):
+        word = word[:-1]
+    return word
+
+
+@lru_cache(maxsize=262_144)
+def _latin(word: str) -> tuple[str, ...]:
+    """Keys of one word run; a hyphenated word gives one key per part, and there single
+    letters are kept (``e-mail`` -> ``e``, ``mail``)."""
+    parts = word.lower().replace("’", "'").split("-")
+    out = []
+    for w in parts:
+        if w.endswith("'s"):
+            w = w[:-2]
+        w = w.replace("'", "")
+        if not w or w in EN_STOP or w.isdigit() or (len(w) < 2 and len(parts) == 1):
+            continue
+        out.append(fold(w))
+    return tuple(out)
+
+
+def _han(run: str) -> Iterable[tuple[str, str]]:
+    for piece in segmenter().cut(run, HMM=True):
+        piece = piece.strip()
+        if piece and piece not in ZH_STOP and has_han(piece):
+            yield piece, piece
+
+
+def tokenize_surface(text: str) -> list[tuple[str, str]]:
+    """``(key, surface)`` pairs in text order; ``surface`` is the lower-cased original word."""
+    out: list[tuple[str, str]] = []
+    for m in _RUN.finditer(text):
+        han = m.group("han")
+        if han is not None:
+            out.extend(_han(han))
+            continue
+        word = m.group("word")
+        keys = _latin(word)
+        if len(keys) == 1:
+            out.append((keys[0], word.lower()))
+        else:
+            out.extend((k, k) for k in keys)
+    return out
+
+
+def tokenize(text: str) -> list[str]:
+    """Token keys of ``text`` in order (see the module docstring)."""
+    return [key for key, _ in tokenize_surface(text)]
+
+
+def term_tokens(term: str) -> tuple[str, ...]:
+    """Keys of a topic term or variant.  Han terms are first added to the segmenter's
+    dictionary so that pages keep them whole (this mutates the shared segmenter: additive)."""
+    term = " ".join(term.split())
+    if has_han(term):
+        seg = segmenter()
+        for run in _HAN_RUN.findall(term):
+            if len(run) > 1:
+                seg.add_word(run)
+    return tuple(tokenize(term))
+
+
+def phrase_key(tokens: Sequence[str]) -> str:
+    """The single token that stands for a multi-token term."""
+    return " ".join(tokens)
+
+
+class PhraseMatcher:
+    """Joins runs of tokens that spell a known phrase into one token, longest match first."""
+
+    def __init__(self, phrases: Iterable[Sequence[str]]):
+        self._by_first: dict[str, list[tuple[str, ...]]] = {}
+        for p in {tuple(p) for p in phrases if len(p) > 1}:
+            self._by_first.setdefault(p[0], []).append(p)
+        for lst in self._by_first.values():
+            lst.sort(key=len, reverse=True)
+
+    def __bool__(self) -> bool:
+        return bool(self._by_first)
+
+    def join(self, tokens: Sequence[str]) -> list[str]:
+        if not self._by_first:
+            return list(tokens)
+        out: list[str] = []
+        i, n = 0, len(tokens)
+        while i < n:
+            for p in self._by_first.get(tokens[i], ()):
+                if tuple(tokens[i:i + len(p)]) == p:
+                    out.append(phrase_key(p))
+                    i += len(p)
+                    break
+            else:
+                out.append(tokens[i])
+                i += 1
+        return out

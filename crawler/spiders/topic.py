@@ -1,0 +1,208 @@
+"""``scrapy crawl topic -a seed=URL[,URL...] -a topic=TOPIC.toml``: the focused crawl.
+
+Each HTML response is parsed once; the page goes through the item pipelines (extraction,
+relevance, dedup, corpus) and, once judged, its outgoing links are scored in one batch
+(``link_scoring``) and scheduled with integer priorities for global best-first order.
+
+Arguments: ``seed`` (URLs, comma-separated, or ``@FILE`` with one URL per line; the topic
+file's ``seeds`` are added), ``topic`` (TOML file), ``strategy`` = ``focused`` (default),
+``parent`` (best-first on the parent page's relevance only) or ``bfs`` (breadth-first); the
+last two exist for benchmarks.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import scrapy
+from scrapy import Request, signals
+from scrapy.exceptions import IgnoreRequest
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
+from twisted.python.failure import Failure
+
+from extraction import ParseError, parse
+
+from ..crawl_log import CrawlLog, write_summary
+from ..items import PageItem
+from ..link_scoring import PRIORITY_LEVELS, priority_of
+from ..links import canonical, crawlable, extract_links
+from ..middlewares import is_html, now_iso
+from ..relevance.topic import load_topic
+from ..state import CrawlState
+
+log = logging.getLogger(__name__)
+STRATEGIES = ("focused", "parent", "bfs")
+SEED_PRIORITY = PRIORITY_LEVELS + 10
+
+
+def read_seeds(value: str | None) -> list[str]:
+    """Seeds from ``URL,URL`` or ``@FILE`` (one URL per line, ``#`` comments)."""
+    if not value:
+        return []
+    if value.startswith("@"):
+        path = Path(value[1:])
+        if not path.is_file():
+            raise ValueError(f"seed file {path} not found")
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return [ln.strip() for ln in lines if ln.strip() and not ln.strip().startswith("#")]
+    return [u.strip() for u in value.split(",") if u.strip()]
+
+
+class TopicSpider(scrapy.Spider):
+    name = "topic"
+
+    def __init__(self, seed: str | None = None, topic: str | None = None,
+                 strategy: str = "focused", *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not topic:
+            raise ValueError("a topic file is required: -a topic=TOPIC.toml")
+        self.topic = load_topic(topic)           # TopicError names file, key and problem
+        if strategy not in STRATEGIES:
+            raise ValueError(f"strategy must be one of {STRATEGIES}, not {strategy!r}")
+        self.strategy = strategy
+        seeds = read_seeds(seed) + list(self.topic.seeds)
+        self.seeds = []
+        for url in seeds:
+            why = crawlable(url)
+            if why:
+                raise ValueError(f"seed {url!r} cannot be crawled: {why}")
+            if url not in self.seeds:
+                self.seeds.append(url)
+        if not self.seeds:
+            raise ValueError("no seed URL: give -a seed=URL[,URL] or seeds in the topic file")
+
+    @classmethod
+    def from_crawler(cls, crawler, *args, **kwargs):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        settings = crawler.settings
+        spider.corpus_dir = Path(settings.get("CORPUS_DIR") or "corpus")
+        spider.corpus_dir.mkdir(parents=True, exist_ok=True)
+        threshold = settings.get("RELEVANCE_THRESHOLD")
+        spider.crawl_state = CrawlState.open(
+            settings.get("STATE_DIR") or "state", spider.topic,
+            threshold=float(threshold) if threshold not in (None, "") else None,
+            auto_accept=settings.getfloat("FEATURE_AUTO_ACCEPT", 0.5),
+            sibling_pages=settings.getint("SIBLING_CACHE_PAGES", 8))
+        for url in spider.seeds:
+            spider.crawl_state.scorer.add_exemplar(canonical(url))
+        spider.crawl_log = CrawlLog(settings.get("CRAWL_LOG")
+                                    or spider.corpus_dir / "crawl-log.jsonl")
+        crawler.signals.connect(spider._closed, signal=signals.spider_closed)
+        crawler.signals.connect(spider._item_failed, signal=signals.item_error)
+        crawler.signals.connect(spider._item_failed, signal=signals.item_dropped)
+        crawler.signals.connect(spider._callback_failed, signal=signals.spider_error)
+        log.info("topic %r, threshold %.3f, %d seeds, strategy %s, corpus %s, state %s",
+                 spider.topic.name, spider.crawl_state.relevance.threshold, len(spider.seeds),
+                 spider.strategy, spider.corpus_dir, spider.crawl_state.directory)
+        return spider
+
+    # ------------------------------------------------------------------ requests
+    async def start(self):
+        for url in self.seeds:
+            yield Request(canonical(url), callback=self.parse, errback=self.on_error,
+                          priority=SEED_PRIORITY,
+                          meta={"seed": True, "parent": None, "link_score": 1.0})
+
+    def _request(self, url: str, priority: int, parent: str, score: float,
+                 components: dict | None, features: list[str] | None) -> Request:
+        return Request(url, callback=self.parse, errback=self.on_error, priority=priority,
+                       meta={"parent": parent, "link_score": round(score, 4),
+                             "link_components": components, "link_features": features})
+
+    # ------------------------------------------------------------------ responses
+    async def parse(self, response):
+        meta = response.meta
+        seq = meta.get("log_seq")
+        url = (meta.get("redirect_urls") or [response.request.url])[0]
+        if response.status != 200 or not is_html(response):
+            self._judged(meta, response.url, accepted=False)
+            return
+        ctype = response.headers.get(b"Content-Type", b"").decode("latin-1") or None
+        try:
+            doc = parse(response.body, response.url, ctype)
+        except ParseError as err:
+            self.crawl_log.complete(seq, note=f"not parsed: {err}")
+            self._judged(meta, response.url, accepted=False)
+            return
+        item = PageItem(url=url, final_url=response.url, status=response.status,
+                        depth=meta.get("depth", 0), parent=meta.get("parent"),
+                        fetched_at=now_iso(), content_type=ctype, doc=doc,
+                        score=meta.get("link_score"))
+        item.judged = Deferred()
+        yield item
+        await maybe_deferred_to_future(item.judged)
+        self.crawl_log.complete(seq, relevance=None if item.relevance is None
+                                else round(item.relevance, 6),
+                                on_topic=item.on_topic, accepted=item.accepted,
+                                reason=item.reason,
+                                title=item.extraction.title if item.extraction else None)
+        self._judged(meta, response.url, accepted=item.accepted, on_topic=item.on_topic)
+        for request in self._follow(item, response):
+            yield request
+
+    def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
+        """Feedback of one fetch to the link model, the trap statistics and the exemplars."""
+        state = self.crawl_state
+        state.scorer.feedback(meta.get("link_features"), accepted)
+        state.traps.record(url, accepted)
+        if on_topic:
+            state.scorer.add_exemplar(url)
+
+    def _follow(self, item: PageItem, response) -> list[Request]:
+        state = self.crawl_state
+        nodes = item.extraction.nodes if item.extraction is not None else None
+        links = [link for link in extract_links(item.doc, response.url, nodes)
+                 if not link.nofollow]
+        if not links:
+            return []
+        urls = [link.url for link in links]
+        state.observe_urls(urls)
+        if self.strategy == "bfs":
+            return [self._request(u, 0, response.url, 0.0, None, None) for u in urls]
+        if self.strategy == "parent":
+            p = state.scorer.parent_component(item.relevance)
+            return [self._request(u, priority_of(p), response.url, p, {"parent": p}, None)
+                    for u in urls]
+        scored = state.scorer.score(links, item.relevance, item.depth,
+                                    state.traps.factors(urls))
+        requests = []
+        for s in scored:
+            if s.score <= 0.0:
+                self.crawler.stats.inc_value("links/refused_trap")
+                continue
+            requests.append(self._request(s.link.url, s.priority, response.url, s.score,
+                                          s.components, s.features))
+        self.crawler.stats.inc_value("links/scheduled", len(requests))
+        return requests
+
+    # ------------------------------------------------------------------ errors, closing
+    def on_error(self, failure: Failure):
+        request = failure.request
+        if failure.check(IgnoreRequest):
+            self.crawler.stats.inc_value("fetch/ignored")
+            return
+        if request.meta.get("seed"):
+            log.error("seed %s is unreachable: %s", request.url, failure.getErrorMessage())
+            self.crawler.stats.inc_value("seeds/unreachable")
+        self._judged(request.meta, request.url, accepted=False)
+
+    def _item_failed(self, item=None, response=None, spider=None, failure=None, **kw):
+        if isinstance(item, PageItem) and item.judged is not None and not item.judged.called:
+            item.reason = f"pipeline error: {failure.getErrorMessage() if failure else '?'}"
+            item.judged.callback(item)
+
+    def _callback_failed(self, failure=None, response=None, spider=None):
+        if response is not None:
+            self.crawl_log.complete(response.meta.get("log_seq"),
+                                    note=f"callback error: {failure.getErrorMessage()}")
+
+    def _closed(self, spider=None, reason=None):
+        self.crawl_state.save()
+        self.crawl_log.close()
+        stats = self.crawler.stats
+        write_summary(self.corpus_dir / "crawl-summary.json", stats.get_stats(), reason)
+        log.info("crawl closed (%s): %s responses, %s documents written to %s, state in %s",
+                 stats.get_value("crawl/stop_reason") or reason,
+                 stats.get_value("fetch/responses", 0), stats.get_value("corpus/documents", 0),
+                 self.corpus_dir / "documents", self.crawl_state.directory)

@@ -1,0 +1,126 @@
+"""Everything a crawl learns, kept in ``STATE_DIR`` and reused by the next run.
+
+================================  ===========================================================
+``url_weights.json``              S1 element weights (self-tuning, §7.4)
+``idf.json``                      document frequencies for TF-IDF (§8.7)
+``candidates.tsv``                the dynamic topic feature library, reviewable (§8.9)
+``link_model.npz``                the online link model (relevance feedback)
+``traps.json``                    per-URL-template fetch / accept counts
+``exemplars.json``                accepted page URLs (S1 exemplars)
+``dedup.pickle``                  written URLs, text hashes and the near-duplicate index
+``topic.json``                    which topic the state belongs to
+================================  ===========================================================
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .dedup import DuplicateIndex
+from .link_scoring import LinkScorer
+from .online import OnlineLogistic
+from .relevance.frequencies import DocumentFrequencies, atomic_write_text
+from .relevance.library import FeatureLibrary
+from .relevance.model import RelevanceModel
+from .relevance.tokenize import tokenize
+from .relevance.topic import Topic
+from .traps import TrapDetector
+from .url_similarity import UrlSimilarity, WeightTuner
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class CrawlState:
+    directory: Path
+    topic: Topic
+    relevance: RelevanceModel
+    library: FeatureLibrary
+    frequencies: DocumentFrequencies
+    scorer: LinkScorer
+    tuner: WeightTuner
+    traps: TrapDetector
+    dedup: DuplicateIndex
+    siblings: dict[str, OrderedDict] = field(default_factory=dict)
+    discovered: set[str] = field(default_factory=set)
+    sibling_pages: int = 8
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def open(cls, directory: str | Path, topic: Topic, *, threshold: float | None = None,
+             auto_accept: float = 0.5, sibling_pages: int = 8) -> "CrawlState":
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        marker = directory / "topic.json"
+        if marker.is_file():
+            previous = json.loads(marker.read_text(encoding="utf-8")).get("name")
+            if previous != topic.name:
+                log.warning("STATE_DIR %s holds the state of topic %r, not %r: its learned "
+                            "weights and statistics are reused anyway", directory, previous,
+                            topic.name)
+        frequencies = DocumentFrequencies.load(directory)
+        library = FeatureLibrary.load(directory, min_weight=auto_accept)
+        relevance = RelevanceModel(topic, frequencies, library=library, threshold=threshold)
+        tuner = WeightTuner.load(directory / "url_weights.json") \
+            if (directory / "url_weights.json").is_file() else WeightTuner()
+        similarity = UrlSimilarity(tuner.levels, w_f=tuner.w_f, w_dd=tuner.w_dd)
+        learner = OnlineLogistic.load(directory / "link_model.npz") \
+            if (directory / "link_model.npz").is_file() else OnlineLogistic()
+
+        def concept_hits(text: str) -> float:
+            vec = relevance.vector
+            keys = vec.matcher.join(tokenize(text))
+            return float(sum(vec.weights.get(vec.template.get(k, k), 0.0) for k in keys))
+
+        scorer = LinkScorer(concept_hits, relevance.threshold, similarity, learner)
+        exemplars = directory / "exemplars.json"
+        if exemplars.is_file():
+            for url in json.loads(exemplars.read_text(encoding="utf-8")):
+                scorer.add_exemplar(url)
+        state = cls(directory, topic, relevance, library, frequencies, scorer, tuner,
+                    TrapDetector.load(directory / "traps.json"),
+                    DuplicateIndex.load(directory / "dedup.pickle"),
+                    sibling_pages=sibling_pages)
+        atomic_write_text(marker, json.dumps({"name": topic.name}))
+        return state
+
+    # ------------------------------------------------------------------ S1 weights
+    def observe_urls(self, urls: list[str]) -> None:
+        """Feed newly discovered URLs to the S1 weight statistics; apply updated weights."""
+        fresh = [u for u in urls if u not in self.discovered]
+        self.discovered.update(fresh)
+        if self.tuner.observe_many(fresh):
+            self.scorer.url_similarity.set_weights(self.tuner.levels, self.tuner.w_f,
+                                                   self.tuner.w_dd)
+
+    # ------------------------------------------------------------------ siblings
+    def remember_page(self, site: str, url: str, doc: Any) -> None:
+        pages = self.siblings.setdefault(site, OrderedDict())
+        pages[url] = doc
+        pages.move_to_end(url)
+        while len(pages) > self.sibling_pages:
+            pages.popitem(last=False)
+
+    def sibling_for(self, site: str, url: str) -> Any | None:
+        """The cached page of the same site whose URL is most similar (S1) to ``url``."""
+        pages = self.siblings.get(site)
+        candidates = [u for u in (pages or ()) if u != url]
+        if not candidates:
+            return None
+        scores = self.scorer.url_similarity.score_matrix([url], candidates)[0]
+        return pages[candidates[int(scores.argmax())]]
+
+    # ------------------------------------------------------------------ persistence
+    def save(self) -> None:
+        d = self.directory
+        self.frequencies.save(d)
+        self.library.save(d)
+        self.tuner.save(d / "url_weights.json")
+        self.scorer.learner.save(d / "link_model.npz")
+        self.traps.save(d / "traps.json")
+        atomic_write_text(d / "exemplars.json", json.dumps(self.scorer.exemplars))
+        self.dedup.save(d / "dedup.pickle")

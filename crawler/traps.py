@@ -1,0 +1,84 @@
+"""Crawler-trap avoidance without site-specific rules.
+
+* URL templates: a URL's host and path with every digit run replaced by ``#`` and query values
+  dropped (``/events/2006/05/17/`` -> ``/events/#/#/#/``).  Calendars, endless pagination and
+  numbered archives share one template; once a template has been fetched ``min_samples`` times
+  its link factor follows its yield of accepted pages, so a template that yields nothing
+  fades out while a productive one (``/article/#``) keeps full weight.
+* Repeated path segments (``/a/b/a/b/a/``) and very deep paths are refused outright.
+* Session ids are removed by URL canonicalisation (``links.canonical``).
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit
+
+_DIGITS = re.compile(r"\d+")
+MAX_SEGMENTS = 12
+
+
+def template(url: str) -> str:
+    parts = urlsplit(url)
+    keys = "&".join(sorted(kv.split("=", 1)[0] for kv in parts.query.split("&") if kv))
+    return f"{parts.hostname}{_DIGITS.sub('#', parts.path)}?{_DIGITS.sub('#', keys)}"
+
+
+def repeated_segments(url: str) -> bool:
+    segments = [s for s in urlsplit(url).path.split("/") if s]
+    if len(segments) > MAX_SEGMENTS:
+        return True
+    counts = Counter(segments)
+    if counts and counts.most_common(1)[0][1] >= 3:
+        return True
+    pairs = Counter(zip(segments, segments[1:]))
+    return bool(pairs) and pairs.most_common(1)[0][1] >= 2
+
+
+class TrapDetector:
+    def __init__(self, min_samples: int = 8):
+        self.min_samples = min_samples
+        self.fetched: Counter[str] = Counter()
+        self.accepted: Counter[str] = Counter()
+
+    def record(self, url: str, accepted: bool) -> None:
+        key = template(url)
+        self.fetched[key] += 1
+        if accepted:
+            self.accepted[key] += 1
+
+    def factor(self, url: str) -> float:
+        """Multiplier in [0, 1] for a link's score (0: never request)."""
+        if repeated_segments(url):
+            return 0.0
+        key = template(url)
+        n = self.fetched.get(key, 0)
+        if n < self.min_samples:
+            return 1.0
+        rate = (self.accepted.get(key, 0) + 0.5) / (n + 1.0)
+        overall = (sum(self.accepted.values()) + 1.0) / (sum(self.fetched.values()) + 2.0)
+        return float(min(1.0, rate / max(overall, 1e-6)))
+
+    def factors(self, urls: list[str]) -> list[float]:
+        return [self.factor(u) for u in urls]
+
+    def to_dict(self) -> dict:
+        return {"fetched": dict(self.fetched), "accepted": dict(self.accepted)}
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict()), encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path, **options) -> "TrapDetector":
+        detector = cls(**options)
+        path = Path(path)
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            detector.fetched.update(data.get("fetched", {}))
+            detector.accepted.update(data.get("accepted", {}))
+        return detector

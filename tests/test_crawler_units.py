@@ -1,0 +1,144 @@
+"""Unit tests of the crawler's own modules: links, traps, corpus shards, crawl log, frontier,
+online link model, link scoring."""
+import json
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scrapy import Request
+from scrapy.utils.request import RequestFingerprinter
+
+from crawler.corpus import ShardWriter
+from crawler.crawl_log import CrawlLog
+from crawler.frontier import PriorityDupeFilter
+from crawler.link_scoring import LinkScorer, priority_of
+from crawler.links import Link, canonical, crawlable, extract_links
+from crawler.online import OnlineLogistic
+from crawler.traps import TrapDetector, repeated_segments, template
+from extraction import extract, parse
+
+
+def test_canonical_drops_fragment_session_ids_and_sorts_query():
+    assert canonical("http://A.test/x?b=2&a=1#frag") == "http://a.test/x?a=1&b=2"
+    assert canonical("http://a.test/p?sid=0123456789abcdef&page=2") == "http://a.test/p?page=2"
+    assert canonical("http://a.test/p;jsessionid=ABC123?q=1") == "http://a.test/p?q=1"
+    assert canonical("http://a.test/p?x=0123456789abcdef0123") == "http://a.test/p"
+
+
+@pytest.mark.parametrize("url, ok", [
+    ("http://a.test/page.html", True), ("https://a.test/", True),
+    ("mailto:x@a.test", False), ("javascript:void(0)", False), ("ftp://a.test/f", False),
+    ("http://a.test/file.pdf", False), ("http://a.test/img.PNG", False),
+    ("http://a.test/" + "x" * 3000, False),
+])
+def test_crawlable(url, ok):
+    assert (crawlable(url) is None) == ok
+
+
+def test_extract_links_anchor_context_and_main_content_flag():
+    html = ("<html><body><ul id=nav><li><a href='/home'>Home</a></li></ul><div id=main>"
+            "<p>The <a href='/wp/Solar_power.htm'>solar power</a> article explains the "
+            "photovoltaic effect in detail, with examples and history.</p>"
+            "<p>More text about panels and cells, installed capacity and tariffs.</p>"
+            "<a href='mailto:a@b.test'>mail</a><a href='/doc.pdf'>pdf</a>"
+            "<a href='#top'>top</a><a href='/wp/Solar_power.htm#x'>again</a></div>"
+            "</body></html>")
+    doc = parse(html, "http://e.test/index.html")
+    result = extract(html)
+    links = extract_links(doc, "http://e.test/index.html", result.nodes)
+    by_url = {l.url: l for l in links}
+    assert set(by_url) == {"http://e.test/home", "http://e.test/wp/Solar_power.htm"}
+    solar = by_url["http://e.test/wp/Solar_power.htm"]
+    assert solar.anchor == "solar power" and solar.count == 2
+    assert "photovoltaic effect" in solar.context
+
+
+def test_trap_templates_and_repeated_segments():
+    assert template("http://w.test/events/2006/05/17/") == "w.test/events/#/#/#/?"
+    assert repeated_segments("http://a.test/a/b/a/b/a/b/")
+    assert not repeated_segments("http://a.test/wp/a/Atom.htm")
+    traps = TrapDetector(min_samples=8)
+    for day in range(1, 20):
+        traps.record(f"http://w.test/events/2006/05/{day:02d}/", accepted=False)
+    for k in range(20):
+        traps.record(f"http://w.test/article/{k}", accepted=True)
+    assert traps.factor("http://w.test/events/2007/01/01/") < 0.1
+    assert traps.factor("http://w.test/article/99") == 1.0
+    assert traps.factor("http://w.test/new/1") == 1.0   # too few samples to judge
+
+
+def test_shards_are_published_atomically_and_recovered(tmp_path):
+    writer = ShardWriter(tmp_path, docs_per_shard=2)
+    writer.write({"n": 1})
+    assert not list(tmp_path.glob("part-*.jsonl"))          # open shard stays hidden
+    writer.write({"n": 2})                                   # full: published
+    writer.write({"n": 3})
+    assert [p.name for p in tmp_path.glob("part-*.jsonl")] == ["part-00000.jsonl"]
+    # simulate a killed crawl: the hidden shard has a partial last line
+    tmp = next(tmp_path.glob(".part-*.tmp"))
+    with open(tmp, "a") as handle:
+        handle.write('{"n": 4, "trunc')
+    again = ShardWriter(tmp_path, docs_per_shard=2)           # next crawl recovers it
+    lines = [json.loads(x) for p in sorted(tmp_path.glob("part-*.jsonl"))
+             for x in p.read_text().splitlines()]
+    assert [x["n"] for x in lines] == [1, 2, 3]
+    again.write({"n": 5})
+    again.close()
+    assert sorted(p.name for p in tmp_path.glob("part-*.jsonl")) == [
+        "part-00000.jsonl", "part-00001.jsonl", "part-00002.jsonl"]
+
+
+def test_crawl_log_writes_in_arrival_order(tmp_path):
+    log = CrawlLog(tmp_path / "log.jsonl")
+    a = log.open_entry({"url": "a"})
+    b = log.open_entry({"url": "b"})
+    c = log.open_entry({"url": "c"})
+    log.complete(b, status=404)
+    log.complete(c, status=301)
+    assert (tmp_path / "log.jsonl").read_text() == ""          # a still being judged
+    log.complete(a, relevance=0.5)
+    urls = [json.loads(x)["url"] for x in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert urls == ["a", "b", "c"]
+    d = log.open_entry({"url": "d"})
+    log.close()                                               # pending ones are not lost
+    assert json.loads((tmp_path / "log.jsonl").read_text().splitlines()[-1])["url"] == "d"
+    assert d == 3
+
+
+def test_priority_dupefilter_upgrades_and_fetches_once(tmp_path):
+    df = PriorityDupeFilter(str(tmp_path), RequestFingerprinter())
+    low, high = Request("http://a.test/x", priority=10), Request("http://a.test/x", priority=90)
+    assert not df.request_seen(low)
+    assert df.request_seen(Request("http://a.test/x", priority=12))   # not enough better
+    assert not df.request_seen(high)                                   # upgrade
+    assert df.mark_fetched(high) and not df.mark_fetched(low)          # stale copy dropped
+    assert df.request_seen(Request("http://a.test/x", priority=200))   # fetched: never again
+    df.close("finished")
+    again = PriorityDupeFilter(str(tmp_path), RequestFingerprinter())  # JOBDIR resume
+    assert again.request_seen(Request("http://a.test/x", priority=200))
+    assert not again.mark_fetched(low)
+
+
+def test_online_model_learns_a_separable_feature_and_round_trips(tmp_path):
+    model = OnlineLogistic(bits=12)
+    for k in range(300):
+        good = k % 2 == 0
+        model.update(["host=sci.test" if good else "host=hum.test", f"id={k}"], good)
+    p = model.predict([["host=sci.test"], ["host=hum.test"]])
+    assert p[0] > 0.8 and p[1] < 0.2 and model.balanced
+    model.save(tmp_path / "m.npz")
+    assert np.allclose(OnlineLogistic.load(tmp_path / "m.npz").predict([["host=sci.test"]]),
+                       p[0])
+
+
+def test_link_scores_follow_topic_evidence():
+    scorer = LinkScorer(lambda text: float(text.lower().count("solar")), threshold=0.2)
+    links = [Link("http://a.test/solar", "solar panels", "solar energy text", True),
+             Link("http://a.test/cooking", "recipes", "food and cooking", False)]
+    on, off = scorer.score(links, parent_relevance=0.5, depth=1)
+    assert on.score > off.score
+    assert set(on.components) >= {"url", "anchor", "context", "parent", "learned", "trap"}
+    assert 0 <= off.score <= on.score <= 1
+    trapped = scorer.score(links, 0.5, 1, trap_factors=[0.0, 1.0])
+    assert trapped[0].score == 0.0
+    assert priority_of(1.0) > priority_of(0.5) > priority_of(0.0) == 0
