@@ -14,6 +14,7 @@ from pathlib import Path
 
 from scrapy import Request
 from scrapy.dupefilters import BaseDupeFilter
+from scrapy.pqueues import ScrapyPriorityQueue
 from scrapy.utils.job import job_dir
 
 log = logging.getLogger(__name__)
@@ -79,3 +80,48 @@ class PriorityDupeFilter(BaseDupeFilter):
         if self.file:
             self.file.close()
             self.file = None
+
+
+class RescoringPriorityQueue(ScrapyPriorityQueue):
+    """Global best-first queue (``ScrapyPriorityQueue``: highest priority first, across all
+    domains) that re-scores a link when it reaches the head of the queue.
+
+    A link queued early was scored before the crawl learned anything; when it is popped its
+    score is recomputed from the components and features kept in its meta
+    (``LinkScorer.rescore``).  If it has fallen below the next queued priority it goes back
+    into the queue with its new priority.  A link is re-scored at most once per
+    ``RESCORE_EVERY`` judged fetches, so a pop costs a bounded amount of work.
+    """
+
+    RESCORE_EVERY = 25
+    MAX_ROUNDS = 64
+
+    def _scorer_and_traps(self):
+        state = getattr(self.crawler.spider, "crawl_state", None)
+        return (state.scorer, state.traps) if state is not None else (None, None)
+
+    def pop(self) -> Request | None:
+        scorer, traps = self._scorer_and_traps()
+        for _ in range(self.MAX_ROUNDS):
+            request = super().pop()
+            if request is None or scorer is None:
+                return request
+            meta = request.meta
+            features, components = meta.get("link_features"), meta.get("link_components")
+            seen = scorer.learner.seen
+            if features is None or components is None or \
+                    seen - meta.get("rescored_at", -self.RESCORE_EVERY) < self.RESCORE_EVERY:
+                return request
+            new = scorer.rescore(request.url, components, features,
+                                 max(0, meta.get("depth", 1) - 1), traps.factor(request.url))
+            meta["rescored_at"] = seen
+            meta["link_score"] = round(new.score, 4)
+            meta["link_components"] = new.components
+            head = -self.curprio if self.curprio is not None else None
+            if head is not None and new.priority < head and new.priority < request.priority:
+                self.crawler.stats.inc_value("frontier/rescored_down")
+                super().push(request.replace(priority=new.priority))
+                continue
+            return request.replace(priority=new.priority) if new.priority != request.priority \
+                else request
+        return super().pop()

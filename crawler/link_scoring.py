@@ -11,9 +11,18 @@ Components, each in [0, 1] and logged with every request:
              over hashed host / path / anchor / context / placement features, trained on the
              pages the crawl has already judged
 ``place``    the link lies in the extracted main text (in-article) rather than in boilerplate
+``inlinks``  how many judged pages link the URL so far, ``1 - 1/n`` (a backlink signal: real
+             pages are linked from many places, dead links from one)
+``site``     the smoothed share of accepted pages among the fetched pages of the link's host
+             and of its first directory (site-level relevance learnt during the crawl)
 
-The score is their weighted mean, the learned model's weight growing with its evidence, times
-the trap factor (``traps.TrapDetector``) and a mild depth decay.
+The prior score is their weighted mean.  The learned model sees the same components
+(bucketed) besides its hashed features, and takes over from the prior as its evidence grows:
+``score = (1 - t) * prior + t * learned`` with ``t = LEARNED_SHARE * min(1, n / LEARNED_FULL_AT)``.
+The result is multiplied by the trap factor (``traps.TrapDetector``) and a mild depth decay.
+Queued links are re-scored lazily when they reach the head of the queue
+(:class:`crawler.frontier.RescoringPriorityQueue`), so what the crawl learns also reorders
+links found before it learned it.
 """
 from __future__ import annotations
 
@@ -29,9 +38,11 @@ from .links import Link
 from .online import OnlineLogistic
 from .url_similarity import UrlSimilarity
 
-WEIGHTS = {"url": 0.15, "anchor": 0.2, "context": 0.1, "parent": 0.25, "place": 0.05,
-           "learned": 0.25}
-LEARNED_FULL_AT = 200   # examples after which the learned component has its full weight
+WEIGHTS = {"url": 0.1, "anchor": 0.15, "context": 0.1, "parent": 0.25, "place": 0.05,
+           "inlinks": 0.1, "site": 0.25}
+SITE_PRIOR_STRENGTH = 4.0   # pseudo-fetches of the overall acceptance rate in a site's rate
+LEARNED_SHARE = 0.8     # weight of the learned model once it has enough evidence
+LEARNED_FULL_AT = 100   # judged fetches after which it has that weight
 DEPTH_DECAY = 0.99
 PRIORITY_LEVELS = 200   # scores are quantised into this many integer request priorities
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u4e00-\u9fff]")
@@ -89,6 +100,11 @@ class LinkScorer:
         self.weights = dict(WEIGHTS, **(weights or {}))
         self.exemplars: list[str] = []
         self._exemplar_set: set[str] = set()
+        self.inlinks: dict[str, int] = {}
+        self.site_fetched: dict[str, int] = {}
+        self.site_accepted: dict[str, int] = {}
+        self.fetched_total = 0
+        self.accepted_total = 0
 
     # ------------------------------------------------------------------ exemplars
     def add_exemplar(self, url: str) -> None:
@@ -106,6 +122,47 @@ class LinkScorer:
             return 0.5
         return max(0.0, min(1.0, relevance / (2 * self.threshold)))
 
+    def inlink_component(self, url: str) -> float:
+        return 1.0 - 1.0 / max(1, self.inlinks.get(url, 1))
+
+    @staticmethod
+    def site_keys(url: str) -> tuple[str, str]:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        first = parts.path.lstrip("/").split("/", 1)[0] if "/" in parts.path.lstrip("/") else ""
+        return host, f"{host}/{first}"
+
+    def record_fetch(self, url: str, accepted: bool) -> None:
+        """Site-level statistics of one judged fetch."""
+        self.fetched_total += 1
+        self.accepted_total += int(accepted)
+        for key in self.site_keys(url):
+            self.site_fetched[key] = self.site_fetched.get(key, 0) + 1
+            if accepted:
+                self.site_accepted[key] = self.site_accepted.get(key, 0) + 1
+
+    def site_component(self, url: str) -> float:
+        rate = (self.accepted_total + 1.0) / (self.fetched_total + 2.0)
+        for key in self.site_keys(url):       # host first, then host/first-directory
+            n = self.site_fetched.get(key, 0)
+            rate = (self.site_accepted.get(key, 0) + SITE_PRIOR_STRENGTH * rate) / \
+                (n + SITE_PRIOR_STRENGTH)
+        return rate
+
+    @property
+    def trust(self) -> float:
+        if not self.learner.balanced:
+            return 0.0
+        return LEARNED_SHARE * min(1.0, self.learner.seen / LEARNED_FULL_AT)
+
+    def combine(self, comp: dict[str, float], learned: float) -> float:
+        """Prior (weighted mean of the components) blended with the learned probability."""
+        w = self.weights
+        active = {k: v for k, v in w.items() if k != "url" or self.exemplars}
+        prior = sum(active[k] * comp.get(k, 0.0) for k in active) / sum(active.values())
+        t = self.trust
+        return (1.0 - t) * prior + t * learned
+
     def score(self, links: Sequence[Link], parent_relevance: float | None, depth: int,
               trap_factors: Sequence[float] | None = None) -> list[ScoredLink]:
         if not links:
@@ -116,17 +173,9 @@ class LinkScorer:
         else:
             url_sim = np.zeros(len(urls))
         parent = self.parent_component(parent_relevance)
-        feats = [link_features(link, parent) for link in links]
-        learned = self.learner.predict(feats) if self.learner.balanced else \
-            np.full(len(links), 0.5)
-        trust = min(1.0, self.learner.seen / LEARNED_FULL_AT) if self.learner.balanced else 0.0
-        w = dict(self.weights)
-        w["learned"] *= trust
-        if not self.exemplars:
-            w["url"] = 0.0
-        total = sum(w.values())
-        decay = DEPTH_DECAY ** max(depth, 0)
-        out = []
+        for url in urls:   # this page links them: one more in-link
+            self.inlinks[url] = self.inlinks.get(url, 0) + 1
+        comps, feats = [], []
         for k, link in enumerate(links):
             comp = {
                 "url": round(float(url_sim[k]), 4),
@@ -134,17 +183,39 @@ class LinkScorer:
                 "context": round(self._text_score(link.context), 4),
                 "parent": round(parent, 4),
                 "place": 1.0 if link.in_content else 0.0,
-                "learned": round(float(learned[k]), 4),
             }
-            base = sum(w[name] * comp[name] for name in w) / total
-            trap = 1.0 if trap_factors is None else float(trap_factors[k])
-            comp["trap"] = round(trap, 4)
-            comp["depth"] = round(decay, 4)
-            out.append(ScoredLink(link, base * trap * decay, comp, feats[k]))
-        return out
+            comps.append(comp)
+            feats.append(link_features(link, parent))
+        return [self._finish(link, comp, f, depth, trap_factors[k] if trap_factors else 1.0)
+                for k, (link, comp, f) in enumerate(zip(links, comps, feats))]
+
+    def _finish(self, link: Link, comp: dict, feats: list[str], depth: int, trap: float
+                ) -> ScoredLink:
+        comp = dict(comp)
+        comp["inlinks"] = round(self.inlink_component(link.url), 4)
+        comp["site"] = round(self.site_component(link.url), 4)
+        full = feats + [f"{k}~{min(4, int(v * 5))}" for k, v in comp.items()]
+        learned = float(self.learner.predict([full])[0]) if self.trust else 0.5
+        comp["learned"] = round(learned, 4)
+        comp["trap"] = round(trap, 4)
+        comp["depth"] = round(DEPTH_DECAY ** max(depth, 0), 4)
+        score = self.combine(comp, learned) * trap * comp["depth"]
+        return ScoredLink(link, score, comp, feats)
+
+    def rescore(self, url: str, components: dict, features: list[str], depth: int,
+                trap: float) -> ScoredLink:
+        """Score a queued link again with what the crawl has learned since it was queued."""
+        base = {k: components.get(k, 0.0) for k in ("url", "anchor", "context", "parent",
+                                                     "place")}  # inlinks, site: recomputed
+        return self._finish(Link(url), base, list(features), depth, trap)
 
     # ------------------------------------------------------------------ feedback
-    def feedback(self, features: Sequence[str] | None, accepted: bool) -> None:
+    def feedback(self, url: str, features: Sequence[str] | None, components: dict | None,
+                 accepted: bool) -> None:
         """One judged fetch: the link that led to it was worth it (accepted) or not."""
+        self.record_fetch(url, accepted)
         if features:
-            self.learner.update(features, accepted)
+            full = list(features) + [f"{k}~{min(4, int(v * 5))}"
+                                     for k, v in (components or {}).items()
+                                     if k in WEIGHTS]
+            self.learner.update(full, accepted)

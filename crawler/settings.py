@@ -39,8 +39,9 @@ REDIRECT_ENABLED = True
 METAREFRESH_ENABLED = True
 
 # Global best-first: ScrapyPriorityQueue pops the highest priority across all domains
-# (DownloaderAwarePriorityQueue picks a domain first, which breaks global order).
-SCHEDULER_PRIORITY_QUEUE = "scrapy.pqueues.ScrapyPriorityQueue"
+# (DownloaderAwarePriorityQueue picks a domain first, which breaks global order); ours adds
+# lazy re-scoring of a queued link with what the crawl learned since it was queued.
+SCHEDULER_PRIORITY_QUEUE = "crawler.frontier.RescoringPriorityQueue"
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
 # Seen-URL filter that lets a rediscovered URL back in with a higher priority.
@@ -68,7 +69,7 @@ STATE_DIR = "state"
 CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
 EXTRACTION_METHOD = "auto"
 RELEVANCE_THRESHOLD = None
-FEATURE_AUTO_ACCEPT = 0.5
+FEATURE_AUTO_ACCEPT = 0.1
 CORPUS_SHARD_DOCS = 1000
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300

@@ -52,7 +52,7 @@ class CrawlState:
     # ------------------------------------------------------------------ construction
     @classmethod
     def open(cls, directory: str | Path, topic: Topic, *, threshold: float | None = None,
-             auto_accept: float = 0.5, sibling_pages: int = 8) -> "CrawlState":
+             auto_accept: float = 0.1, sibling_pages: int = 8) -> "CrawlState":
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         marker = directory / "topic.json"

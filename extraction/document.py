@@ -144,7 +144,7 @@ class Document:
         return np.isin(self.tag, tag_codes(tags))
 
     @cached_property
-    def stats(self) -> "NodeStats":
+    def stats(self) -> "NodeStats":  # noqa: F821  (imported lazily: stats imports document)
         from .stats import NodeStats
 
         return NodeStats.of(self)

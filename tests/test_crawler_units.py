@@ -1,7 +1,6 @@
 """Unit tests of the crawler's own modules: links, traps, corpus shards, crawl log, frontier,
 online link model, link scoring."""
 import json
-from types import SimpleNamespace
 
 import numpy as np
 import pytest

@@ -2,8 +2,8 @@
 import pytest
 
 from extraction import extract
-from extraction.document import TEXT, parse
-from extraction.methods.attenuation import clean_tree, extract_e1, find_mt, tag_tree
+from extraction.document import parse
+from extraction.methods.attenuation import extract_e1, find_mt, tag_tree
 
 PARA = "This paragraph of the article has plain text without links in it. " * 3
 NAV = "".join(f"<a href='/s{i}'>Section {i}</a>" for i in range(10))

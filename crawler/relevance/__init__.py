@@ -19,10 +19,32 @@ from __future__ import annotations
 from .blocks import BLOCK_TYPES, Block, tag_blocks
 from .frequencies import DocumentFrequencies
 from .library import Candidate, FeatureLibrary
-from .model import LAMBDA, THRESHOLD, PageTerms, Relevance, RelevanceModel, build_topic_vector
+from .model import (
+           LAMBDA,
+           THRESHOLD,
+           PageTerms,
+           Relevance,
+           RelevanceModel,
+           build_topic_vector,
+)
 from .tokenize import tokenize
 from .topic import Topic, TopicError, load_topic
 
-__all__ = ["load_topic", "Topic", "TopicError", "RelevanceModel", "Relevance", "PageTerms",
-           "DocumentFrequencies", "FeatureLibrary", "Candidate", "tag_blocks", "Block",
-           "BLOCK_TYPES", "tokenize", "build_topic_vector", "LAMBDA", "THRESHOLD"]
+__all__ = [
+           "BLOCK_TYPES",
+           "LAMBDA",
+           "THRESHOLD",
+           "Block",
+           "Candidate",
+           "DocumentFrequencies",
+           "FeatureLibrary",
+           "PageTerms",
+           "Relevance",
+           "RelevanceModel",
+           "Topic",
+           "TopicError",
+           "build_topic_vector",
+           "load_topic",
+           "tag_blocks",
+           "tokenize",
+]

@@ -25,12 +25,19 @@ Everything works on the node arrays: top-down propagation runs one numpy step pe
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 
-from extraction.document import BLOCK_LEVEL, CELL_LEVEL, ELEMENT, TEXT, Document, tag_codes
+from extraction.document import (
+    BLOCK_LEVEL,
+    CELL_LEVEL,
+    ELEMENT,
+    TEXT,
+    Document,
+    tag_codes,
+)
 
 BLOCK_TYPES = ("title", "content", "navigation", "anchor", "other")
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")

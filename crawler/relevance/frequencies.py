@@ -10,8 +10,8 @@ import json
 import math
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 FORMAT_VERSION = 1
 
@@ -87,7 +87,7 @@ class DocumentFrequencies:
 
     @classmethod
     def load(cls, state_dir: str | Path, missing_ok: bool = True,
-             max_terms: int | None = 500_000) -> "DocumentFrequencies":
+             max_terms: int | None = 500_000) -> DocumentFrequencies:
         """Read the statistics saved in ``state_dir``; empty ones when there are none yet.
 
         A corrupt or foreign file raises ``ValueError`` naming the file.

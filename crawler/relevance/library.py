@@ -23,9 +23,10 @@ import io
 import json
 import math
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING
 
 from .frequencies import atomic_write_text
 
@@ -36,7 +37,7 @@ STATUSES = ("pending", "accepted", "rejected")
 COLUMNS = ("term", "key", "weight", "support", "category", "status", "round")
 
 
-def sigma(page: "PageTerms", idf: Callable[[str], float], top_n: int = 30) -> dict[str, float]:
+def sigma(page: PageTerms, idf: Callable[[str], float], top_n: int = 30) -> dict[str, float]:
     """σ(p) (§8.5 [RECON]): term -> Σ over occurrences of the block weight, times IDF; top n."""
     acc: dict[str, float] = {}
     for b in page.blocks:
@@ -92,7 +93,7 @@ class FeatureLibrary:
         self._surface: dict[str, str] = {}
 
     # ------------------------------------------------------------------ learning
-    def observe(self, page: "PageTerms", relevance: "Relevance", vector: "TopicVector",
+    def observe(self, page: PageTerms, relevance: Relevance, vector: TopicVector,
                 idf: Callable[[str], float]) -> list[Candidate]:
         """Learn from one page if it was judged relevant; returns the terms accepted by an
         update this call triggered (usually none)."""
@@ -121,7 +122,7 @@ class FeatureLibrary:
             return self.update(vector)
         return []
 
-    def update(self, vector: "TopicVector") -> list[Candidate]:
+    def update(self, vector: TopicVector) -> list[Candidate]:
         """Run one update round over the pages since the last one; returns the new
         acceptances."""
         pages, self._pending = self._pending, []
@@ -210,7 +211,7 @@ class FeatureLibrary:
         return out
 
     @classmethod
-    def load(cls, state_dir: str | Path, **options) -> "FeatureLibrary":
+    def load(cls, state_dir: str | Path, **options) -> FeatureLibrary:
         """A library with the candidates (and operator decisions) saved in ``state_dir``."""
         lib = cls(**options)
         state_dir = Path(state_dir)

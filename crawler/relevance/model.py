@@ -38,21 +38,32 @@ from __future__ import annotations
 import logging
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from extraction.document import TEXT, Document
 from extraction.metadata import detect_language
 
-from .blocks import BLOCK_TYPES, NAV_LINK_DENSITY, tag_blocks
+from .blocks import NAV_LINK_DENSITY, tag_blocks
 from .frequencies import DocumentFrequencies, atomic_write_text
-from .library import FeatureLibrary
+from .library import Candidate, FeatureLibrary
 from .tokenize import PhraseMatcher, phrase_key, term_tokens, tokenize_surface
 from .topic import CATEGORIES, Topic
 
-__all__ = ["RelevanceModel", "Relevance", "PageTerms", "BlockTerms", "TopicVector",
-           "DocumentFrequencies", "FeatureLibrary", "build_topic_vector", "atomic_write_text",
-           "LAMBDA", "THRESHOLD"]
+__all__ = [
+    "LAMBDA",
+    "THRESHOLD",
+    "BlockTerms",
+    "DocumentFrequencies",
+    "FeatureLibrary",
+    "PageTerms",
+    "Relevance",
+    "RelevanceModel",
+    "TopicVector",
+    "atomic_write_text",
+    "build_topic_vector",
+]
 
 log = logging.getLogger(__name__)
 
@@ -192,8 +203,9 @@ class RelevanceModel:
     first, see the module docstring): ``reading`` R1/R2, ``position_weights`` "type"/"block",
     ``normalise`` "type"/"page", ``similarity`` hellinger/projection/cosine, ``lambdas``,
     ``category_weights``, ``threshold`` (else the topic's, else :data:`THRESHOLD`),
-    ``sublinear_tf`` (``1 + log tf`` per block; off = the source's raw counts) and the block
-    model's ``nav_link_density``, ``lambda0``, ``lambda1``, ``impact1``.
+    ``sublinear_tf`` (``1 + log tf`` per block; off = the source's raw counts),
+    ``nav_link_density`` and ``block_options`` (``lambda0``, ``lambda1``, ``impact1`` of
+    :func:`~.blocks.tag_blocks`).
     """
 
     def __init__(self, topic: Topic, stats: DocumentFrequencies | None = None, *,
@@ -210,7 +222,8 @@ class RelevanceModel:
         if similarity not in SIMILARITIES:
             raise ValueError(f"similarity must be one of {SIMILARITIES}, got {similarity!r}")
         if position_weights not in ("type", "block"):
-            raise ValueError(f"position_weights must be 'type' or 'block', got {position_weights!r}")
+            raise ValueError("position_weights must be 'type' or 'block', "
+                             f"got {position_weights!r}")
         if normalise not in NORMALISATIONS:
             raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
         self.topic = topic
@@ -240,6 +253,13 @@ class RelevanceModel:
             self._vector = build_topic_vector(self.topic, self.category_weights, extra)
             self._library_version = version
         return self._vector
+
+    def learn(self, page: PageTerms, relevance: Relevance) -> list[Candidate]:
+        """Feed a scored page to the dynamic library (if any); returns newly accepted terms.
+        The topic vector picks them up on the next score."""
+        if self.library is None:
+            return []
+        return self.library.observe(page, relevance, self.vector, self.stats.idf)
 
     # ------------------------------------------------------------------ page side
     def analyse(self, doc: Document, main_text: str | None, url: str | None = None) -> PageTerms:

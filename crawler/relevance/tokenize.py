@@ -32,8 +32,8 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _W = rf"[^\W_{HAN_CLASS}]+(?:['’][^\W_{HAN_CLASS}]+)*"
@@ -56,10 +56,9 @@ whom whose why will with within without would yet you your yours yourself yourse
 """.split())
 
 ZH_STOP = frozenset("""
-的 了 是 在 和 与 及 或 等 也 就 都 而 及其 以及 并 并且 之 其 这 那 这个 那个 这些 那些 一个 一些 我 你 他 她
-它 我们 你们 他们 她们 它们 自己 什么 怎么 如何 为 为了 对 对于 从 到 把 被 让 给 向 由 于 上 下 中 内 外
-将 已 已经 曾 会 能 可 可以 要 应 应该 还 又 再 很 更 最 没有 没 不 无 非 有 个 些 每 各 某 啊 吧 呢 吗 嗯
-如果 因为 所以 但是 但 然而 虽然 因此 而且 或者 即 即使 以 以及 之一 等等 其中 通过 进行 由于 所 该 此
+的 了 是 在 和 与 及 或 等 也 就 都 而 及其 以及 并 并且 之 其 这 那 这个 那个 这些 那些 一个 一些 我 你 他 她 它 我们 你们 他们 她们 它们 自己 什么
+怎么 如何 为 为了 对 对于 从 到 把 被 让 给 向 由 于 上 下 中 内 外 将 已 已经 曾 会 能 可 可以 要 应 应该 还 又 再 很 更 最 没有 没 不 无 非 有 个
+些 每 各 某 啊 吧 呢 吗 嗯 如果 因为 所以 但是 但 然而 虽然 因此 而且 或者 即 即使 以 以及 之一 等等 其中 通过 进行 由于 所 该 此
 """.split())
 
 log = logging.getLogger(__name__)
@@ -124,8 +123,7 @@ def _latin(word: str) -> tuple[str, ...]:
     parts = word.lower().replace("’", "'").split("-")
     out = []
     for w in parts:
-        if w.endswith("'s"):
-            w = w[:-2]
+        w = w.removesuffix("'s")
         w = w.replace("'", "")
         if not w or w in EN_STOP or w.isdigit() or (len(w) < 2 and len(parts) == 1):
             continue

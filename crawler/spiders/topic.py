@@ -82,7 +82,7 @@ class TopicSpider(scrapy.Spider):
         spider.crawl_state = CrawlState.open(
             settings.get("STATE_DIR") or "state", spider.topic,
             threshold=float(threshold) if threshold not in (None, "") else None,
-            auto_accept=settings.getfloat("FEATURE_AUTO_ACCEPT", 0.5),
+            auto_accept=settings.getfloat("FEATURE_AUTO_ACCEPT", 0.1),
             sibling_pages=settings.getint("SIBLING_CACHE_PAGES", 8))
         for url in spider.seeds:
             spider.crawl_state.scorer.add_exemplar(canonical(url))
@@ -144,7 +144,8 @@ class TopicSpider(scrapy.Spider):
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
         """Feedback of one fetch to the link model, the trap statistics and the exemplars."""
         state = self.crawl_state
-        state.scorer.feedback(meta.get("link_features"), accepted)
+        state.scorer.feedback(url, meta.get("link_features"), meta.get("link_components"),
+                              accepted)
         state.traps.record(url, accepted)
         if on_topic:
             state.scorer.add_exemplar(url)

@@ -39,7 +39,7 @@ from urllib.parse import urljoin
 
 import numpy as np
 
-from ..document import ELEMENT, TEXT, Document, tag_codes
+from ..document import ELEMENT, TEXT, Document
 from ..result import Selection, empty
 
 CONTENT_TAGS = ("p", "span", "b", "strong", "h1", "h2", "h3", "h4", "h5", "h6")  # Definition 3

@@ -1,0 +1,317 @@
+"""S2 relevance (ALGORITHMS.md §8): the §8.12 test hints, tokenisation, topic files, state."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crawler.relevance import (
+    DocumentFrequencies,
+    FeatureLibrary,
+    RelevanceModel,
+    Topic,
+    TopicError,
+    load_topic,
+    tag_blocks,
+)
+from crawler.relevance.tokenize import PhraseMatcher, fold, term_tokens, tokenize
+from crawler.relevance.topic import topic_from_dict
+from extraction import extract_document, parse
+
+PAGES = Path(__file__).parent / "pages"
+TOPICS = Path(__file__).resolve().parent.parent / "settings" / "topics"
+FILLER = ("The committee met on Tuesday to discuss the schedule for the coming months and "
+          "agreed to publish a short summary for readers. ")
+
+
+def score(model: RelevanceModel, html: str | bytes):
+    doc = parse(html)
+    return model.score(doc, extract_document(doc, method="e1").text)
+
+
+def page(title: str, body: str, nav: tuple[str, ...] = ("Home", "Contact", "Archive")) -> str:
+    links = "".join(f"<li><a href='/{i}'>{t}</a></li>" for i, t in enumerate(nav))
+    return (f"<html><head><title>{title}</title></head><body><ul class=nav>{links}</ul>"
+            f"<div id=main><p>{body}</p><p>{FILLER * 3}</p></div></body></html>")
+
+
+# ---------------------------------------------------------------- §8.12 test hints
+TAX = Topic(name="tax", terms=("增值税", "印花税", "税率"), subjects=("国家税务总局",),
+            synonyms={"增值税": ("VAT", "增值稅")})
+
+
+def test_concept_substitution_vat_scores_like_the_concept():
+    model = RelevanceModel(TAX, DocumentFrequencies())
+    html = ("<html><head><title>税收新闻</title></head><body><div><p>本月起，{}的税率调整，"
+            "企业需要按时申报。财政部门表示，这一政策将惠及中小企业。</p></div></body></html>")
+    concept, variant, traditional, none = (
+        score(model, html.format(w)) for w in ("增值税", "VAT", "增值稅", "个人所得"))
+    assert concept.score > 0.2 and concept.relevant
+    assert variant.score == pytest.approx(concept.score)
+    assert traditional.score == pytest.approx(concept.score)
+    assert "增值税" in variant.matched and "增值税" in concept.matched
+    assert none.score < concept.score and "增值税" not in none.matched
+
+
+def test_multi_word_variant_is_substituted():
+    topic = Topic(name="it", terms=("computer memory", "software"),
+                  synonyms={"computer memory": ("random access memory",)})
+    model = RelevanceModel(topic, DocumentFrequencies())
+    a = score(model, page("Notes", "The machine has more random access memory than before."))
+    b = score(model, page("Notes", "The machine has more computer memory than before."))
+    assert a.score == pytest.approx(b.score) and a.score > 0
+    assert list(a.matched) == ["computer memory"]
+
+
+@pytest.mark.parametrize("options", [{}, {"normalise": "page"}, {"reading": "R2"},
+                                     {"similarity": "cosine"}, {"position_weights": "block"}])
+def test_term_in_title_raises_sim_more_than_in_navigation(options):
+    topic = Topic(name="volcanoes", terms=("volcano", "lava"))
+    model = RelevanceModel(topic, DocumentFrequencies(), **options)
+    in_title = score(model, page("Volcano facts", "Short notes for visitors of the island.",
+                                 nav=("Home", "Contact", "Facts")))
+    in_nav = score(model, page("Facts", "Short notes for visitors of the island.",
+                               nav=("Home", "Contact", "Volcano")))
+    assert in_title.score > in_nav.score > 0
+    assert in_title.by_type.get("title", 0) > 0 and in_nav.by_type.get("navigation", 0) > 0
+
+
+def test_block_weights_sum_to_one_and_types_are_assigned():
+    html = (PAGES / "article-en.html").read_bytes()
+    doc = parse(html)
+    blocks = tag_blocks(doc, extract_document(doc, method="e1").text)
+    assert sum(b.weight for b in blocks) == pytest.approx(1.0)
+    types = {b.type for b in blocks}
+    assert {"title", "content"} <= types
+    title = next(b for b in blocks if b.type == "title")
+    assert "Tide mills" in title.content
+    synthetic = tag_blocks(parse(page("A <b>bold</b> title", "Body <strong>text</strong> here.")))
+    assert sum(b.weight for b in synthetic) == pytest.approx(1.0)
+    nav = [b for b in synthetic if b.type == "navigation"]
+    assert nav and "Contact" in nav[0].content
+    # the block with key tags has the larger impact (Definition 1)
+    strong = next(b for b in synthetic if "strong" in b.key_tags)
+    assert strong.impact0 == 1.0 and strong.impact > next(
+        b for b in synthetic if b.type == "content" and not b.key_tags).impact
+
+
+def test_by_type_contributions_sum_to_the_score():
+    topic = load_topic(TOPICS / "information-technology.toml")
+    model = RelevanceModel(topic, DocumentFrequencies())
+    r = score(model, page("Operating system kernels",
+                          "An operating system manages computer hardware and software. "
+                          "Linux and Unix are examples.", nav=("Software", "Home")))
+    assert r.relevant
+    assert sum(r.by_type.values()) == pytest.approx(r.score)
+    assert sum(r.matched.values()) == pytest.approx(r.score)
+    assert "operating system" in r.matched
+
+
+# ---------------------------------------------------------------- tokenisation
+def test_english_folding_and_stop_words():
+    assert tokenize("The computers were programmed") == ["computer", "program"]
+    assert fold("processes") == fold("process") and fold("virus") == "virus"
+    assert fold("libraries") == "library" and fold("released") == fold("releases")
+    assert tokenize("C++ and C# in 1985, a x") == ["c++", "c#"]
+    assert tokenize("e-mail") == ["e", "mail"] == list(term_tokens("E-mail"))
+
+
+def test_phrase_terms_match_only_as_phrases():
+    m = PhraseMatcher([term_tokens("operating system"), term_tokens("programming language")])
+    joined = m.join(tokenize("Unix is an operating system written in a programming language"))
+    assert "operat system" in joined and "program languag" in joined
+    assert "system" not in joined
+    apart = m.join(tokenize("The system was operating well"))
+    assert "operat system" not in apart
+    topic = Topic(name="os", terms=("operating system",))
+    model = RelevanceModel(topic, DocumentFrequencies())
+    assert score(model, page("Notes", "Which operating system do you use?")).score > 0
+    assert score(model, page("Notes", "The system kept operating all night.")).score == 0
+
+
+def test_chinese_page_segmented_with_jieba_and_scored():
+    tokens = tokenize("三峡水利枢纽工程位于湖北省宜昌市境内的长江西陵峡段")
+    assert "湖北省" in tokens and "长江" in tokens and "的" not in tokens
+    assert len(tokens) >= 6 and "宜昌市" in tokens     # words, not the whole run
+    html = (PAGES / "article-zh-gbk.html").read_bytes()
+    hydro = topic_from_dict({"name": "水利", "languages": ["zh"],
+                             "features": {"terms": ["水利工程", "大坝", "水电站", "防洪",
+                                                    "发电", "水库", "船闸"]}})
+    music = topic_from_dict({"name": "音乐", "features": {"terms": ["音乐", "歌曲", "乐队",
+                                                                    "作曲家", "钢琴"]}})
+    on = RelevanceModel(hydro, DocumentFrequencies()).score_html(html, method="e1")
+    off = RelevanceModel(music, DocumentFrequencies()).score_html(html, method="e1")
+    assert on.language == "zh" and on.relevant and off.score == 0 and not off.relevant
+    assert {"水利工程", "大坝", "水电站"} <= set(on.matched)
+
+
+def test_topic_languages_filter_pages():
+    zh_only = Topic(name="zh", terms=("tide",), languages=("zh",))
+    r = RelevanceModel(zh_only).score_html((PAGES / "article-en.html").read_bytes(),
+                                           method="e1")
+    assert r.score == 0 and "language" in r.reason
+
+
+# ---------------------------------------------------------------- bad pages
+@pytest.mark.parametrize("html", [None, b"", b"\x00\x01\x02\x03\x00\x00\x00\x00\x00" * 50,
+                                  "<html><body></body></html>", "<html><body>the of and</body>"])
+def test_bad_pages_score_zero_with_a_reason(html):
+    model = RelevanceModel(Topic(name="t", terms=("volcano",)))
+    r = model.score_html(html, method="e1")
+    assert r.score == 0 and not r.relevant and r.reason
+
+
+def test_page_without_title_still_scores():
+    model = RelevanceModel(Topic(name="t", terms=("volcano",)))
+    r = score(model, "<html><body><p>The volcano erupted twice last year.</p></body></html>")
+    assert r.score > 0 and r.reason is None
+
+
+# ---------------------------------------------------------------- topic files
+def test_shipped_topic_files_load():
+    for path in sorted(TOPICS.glob("*.toml")):
+        t = load_topic(path)
+        assert 30 <= len(t.terms) <= 80 and t.subjects and t.judgments and t.synonyms, path
+
+
+GOOD = 'name = "t"\n[features]\nterms = ["volcano"]\n'
+
+
+@pytest.mark.parametrize("text,key,problem", [
+    ('name = "t"\n[features\nterms = ["a"]\n', None, "line 2"),
+    ('[features]\nterms = ["volcano"]\n', "name", "missing"),
+    ('name = "t"\n[features]\nterms = "volcano"\n', "features.terms", "array"),
+    ('name = "t"\n[features]\nterms = ["volcano", 3]\n', "features.terms[1]", "string"),
+    ('name = "t"\n[features]\nterms = []\n', "features", "empty"),
+    ('name = "t"\n', "features", "missing"),
+    ('name = "t"\nthreshold = 1.5\n[features]\nterms = ["volcano"]\n', "threshold", "outside"),
+    ('name = "t"\nthreshold = "high"\n[features]\nterms = ["volcano"]\n', "threshold", "number"),
+    ('name = "t"\nkeywords = ["a"]\n[features]\nterms = ["volcano"]\n', "keywords", "unknown"),
+    ('name = "t"\nlanguages = ["fr"]\n[features]\nterms = ["volcano"]\n', "languages[0]",
+     "unknown language"),
+    ('name = "t"\n[features]\nterms = ["volcano"]\ntopics = ["x"]\n', "features.topics",
+     "unknown"),
+    ('name = "t"\n[features]\nterms = ["the"]\n', "features.terms[0]", "no indexable"),
+    ('name = "t"\nseeds = ["example.org"]\n' + '[features]\nterms = ["volcano"]\n', "seeds[0]",
+     "URL"),
+    (GOOD + '[synonyms]\nvolcano = "lava"\n', "synonyms.volcano", "array"),
+])
+def test_malformed_topic_files_name_file_key_and_problem(tmp_path, text, key, problem):
+    path = tmp_path / "bad-topic.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(TopicError) as err:
+        load_topic(path)
+    msg = str(err.value)
+    assert str(path) in msg and problem in msg
+    if key:
+        assert f"'{key}'" in msg
+
+
+def test_good_topic_file_round_trip(tmp_path):
+    path = tmp_path / "ok.toml"
+    path.write_text('name = "volcanoes"\nthreshold = 0.3\nlanguages = ["en"]\n'
+                    'seeds = ["http://example.test/"]\n' + GOOD.split("\n", 1)[1]
+                    + 'subjects = ["USGS"]\n[synonyms]\nvolcano = ["volcanoes", "stratovolcano"]\n',
+                    encoding="utf-8")
+    t = load_topic(path)
+    assert (t.name, t.threshold, t.languages, t.subjects) == ("volcanoes", 0.3, ("en",),
+                                                              ("USGS",))
+    assert RelevanceModel(t).threshold == 0.3
+
+
+# ---------------------------------------------------------------- state
+def test_document_frequencies_round_trip(tmp_path):
+    stats = DocumentFrequencies()
+    stats.add(["volcano", "lava", "lava"])
+    stats.add(["volcano", "增值税"])
+    assert stats.n_docs == 2 and stats.df == {"volcano": 2, "lava": 1, "增值税": 1}
+    assert stats.idf("lava") > stats.idf("volcano") == pytest.approx(1.0)
+    path = stats.save(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == [DocumentFrequencies.FILENAME]
+    again = DocumentFrequencies.load(tmp_path)
+    assert again.df == stats.df and again.n_docs == 2
+    assert again.idf("unseen") == stats.idf("unseen")
+    assert DocumentFrequencies.load(tmp_path / "nothing").n_docs == 0
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(ValueError, match=DocumentFrequencies.FILENAME):
+        DocumentFrequencies.load(tmp_path)
+
+
+def test_feature_library_learns_writes_candidates_and_respects_review(tmp_path):
+    topic = Topic(name="volcanoes", terms=("volcano", "lava"))
+    stats = DocumentFrequencies()
+    lib = FeatureLibrary(update_every=8, top_n=3, min_support=3, min_weight=0.01)
+    model = RelevanceModel(topic, stats, library=lib, threshold=0.1)
+    probe = page("Notes", "Magma chambers were mapped below the ridge.")
+    assert score(model, probe).score == 0
+    places = ["Etna", "Hekla", "Fuji", "Pico", "Teide", "Vesuvius", "Stromboli", "Krakatoa"]
+    accepted = []
+    for i, place in enumerate(places):   # magma on five pages, each place on one
+        text = f"The volcano near {place} erupted and lava flowed" + (
+            " over magma below." if i < 5 else ".")
+        doc = parse(page(f"Report {i}", text))
+        analysed = model.analyse(doc, extract_document(doc, method="e1").text)
+        stats.add(analysed.terms)
+        rel = model.score_page(analysed)
+        assert rel.relevant
+        accepted += model.learn(analysed, rel)
+    assert [c.key for c in accepted] == ["magma"]
+    assert score(model, probe).score > 0.1           # the learnt term extends the topic vector
+    path = lib.save(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[0].split("\t") == ["term", "key", "weight", "support", "category", "status",
+                                    "round"]
+    rows = {r.split("\t")[1]: r.split("\t") for r in lines[1:]}
+    assert rows["magma"][5] == "accepted" and int(rows["magma"][3]) == 5
+    assert rows["magma"][4] == "terms"
+    assert all(r[5] == "pending" for k, r in rows.items() if k != "magma")
+    # an operator rejects the term: after reloading it no longer counts
+    path.write_text(path.read_text(encoding="utf-8").replace("\taccepted\t", "\trejected\t"),
+                    encoding="utf-8")
+    reviewed = FeatureLibrary.load(tmp_path)
+    assert reviewed.candidates["magma"].status == "rejected" and not reviewed.accepted()
+    assert score(RelevanceModel(topic, stats, library=reviewed, threshold=0.1),
+                 probe).score == 0
+    path.write_text(lines[0] + "\nmagma\tmagma\t0.5\t3\tterms\tmaybe\t1\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="line 2"):
+        FeatureLibrary.load(tmp_path)
+
+
+# ---------------------------------------------------------------- a real test-web page
+WIKI = {"it": "http://sci.wikischools.test/wp/c/C%2B%2B.htm",
+        "music": "http://hum.wikischools.test/wp/l/Ludwig_van_Beethoven.htm"}
+
+
+@pytest.fixture(scope="module")
+def wiki_pages(shared):
+    warc = shared / "testweb" / "wikischools" / "web.warc.gz"
+    if not warc.exists():
+        pytest.skip(f"{warc} not found")
+    from warcio.archiveiterator import ArchiveIterator
+
+    wanted, found = set(WIKI.values()), {}
+    with open(warc, "rb") as fh:
+        for rec in ArchiveIterator(fh):
+            uri = rec.rec_headers.get_header("WARC-Target-URI")
+            if rec.rec_type == "response" and uri in wanted:
+                found[uri] = rec.content_stream().read()
+                if len(found) == len(wanted):
+                    break
+    return found
+
+
+@pytest.mark.shared
+def test_wikischools_pages_on_and_off_topic(wiki_pages):
+    docs = {k: parse(wiki_pages[u], u) for k, u in WIKI.items()}
+    texts = {k: extract_document(d, method="e1").text for k, d in docs.items()}
+    for name, own in (("information-technology", "it"), ("music", "music")):
+        stats = DocumentFrequencies()
+        model = RelevanceModel(load_topic(TOPICS / f"{name}.toml"), stats)
+        pages = {k: model.analyse(docs[k], texts[k]) for k in docs}
+        for p in pages.values():
+            stats.add(p.terms)
+        results = {k: model.score_page(p) for k, p in pages.items()}
+        other = "music" if own == "it" else "it"
+        assert results[own].relevant, (name, results[own])
+        assert not results[other].relevant, (name, results[other])
+        assert results[own].score > 2 * results[other].score
