@@ -1,5 +1,4 @@
 """End-to-end focused crawls of the built-in demo web over real loopback HTTP (no mocks)."""
-import csv
 import json
 from collections import Counter
 from pathlib import Path
