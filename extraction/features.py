@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 import numpy as np
 
-from .document import BLOCK_LEVEL, CELL_LEVEL, TEXT, Document, tag_code
+from .document import BLOCK_LEVEL, CELL_LEVEL, TEXT, Document, tag_code, tag_codes
 from .methods.attenuation import clean_tree, find_mt, tag_tree
 from .methods.pso_blocks import PAPER_PARAMS, combo_scores, nearest_block, pre_block
 
@@ -66,20 +67,107 @@ def _hint_flags(hint: str) -> tuple[bool, bool, bool]:
 def _hint_masks(doc: Document) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Elements whose class/id match the negative, positive and comment patterns."""
     flags = np.zeros((doc.size, 3), dtype=bool)
-    for i, el in enumerate(doc.elements):
-        if el is None:
-            continue
-        attrs = el.attrib
-        if attrs:
-            hint = (attrs.get("class") or "") + " " + (attrs.get("id") or "")
+    elements = doc.elements
+    for i in np.flatnonzero(doc.kind != TEXT).tolist():
+        get = elements[i].get
+        cls, ident = get("class"), get("id")
+        if cls or ident:
+            hint = (cls or "") + " " + (ident or "")
             if len(hint) > 2:
                 flags[i] = _hint_flags(hint)
     return flags[:, 0], flags[:, 1], flags[:, 2]
 
 
+def _covered_at(doc: Document, hits: np.ndarray, cols: np.ndarray, k: int,
+                query: np.ndarray) -> np.ndarray:
+    """(len(query), k) mask: query node inside (or at) a ``hits`` node of column ``cols``."""
+    m = len(query)
+    if not len(hits):
+        return np.zeros((m, k), dtype=bool)
+    order = np.argsort(query, kind="stable")
+    sorted_q = query[order]
+    lo = np.searchsorted(sorted_q, hits, "left")
+    hi = np.searchsorted(sorted_q, doc.end[hits], "left")
+    size = (m + 1) * k
+    diff = np.bincount(lo * k + cols, minlength=size) - np.bincount(hi * k + cols, minlength=size)
+    cov = np.cumsum(diff[:m * k].reshape(m, k), axis=0) > 0
+    out = np.empty_like(cov)
+    out[order] = cov
+    return out
+
+
 def _group(owner_of: np.ndarray, values: np.ndarray, index: np.ndarray, size: int) -> np.ndarray:
     return np.bincount(index, weights=values, minlength=size)[:size] if len(index) else \
         np.zeros(size)
+
+
+_END_CODES = np.array([ord(c) for c in "。！？.!?\"”)"])
+_SEPARATOR_CODES = np.array([ord(c) for c in "|»›·•"])
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _block_texts(doc: Document, text_ids: np.ndarray, inv: np.ndarray, runs: np.ndarray
+                 ) -> list[str]:
+    """Text of every block: its runs in document order, joined, whitespace collapsed."""
+    order = np.argsort(inv, kind="stable")
+    pieces = [doc.texts[i] for i in text_ids[order].tolist()]
+    seps = np.full(len(pieces), " ", dtype=object)
+    seps[np.cumsum(runs.astype(np.int64)) - 1] = "\x00"
+    joined = _WHITESPACE.sub(" ", "".join(chain.from_iterable(zip(pieces, seps))))
+    return [t.strip() for t in joined.split("\x00")[:len(runs)]]
+
+
+class _BlockChars:
+    """Code points of all block texts joined by NUL, with each character's block index."""
+
+    def __init__(self, texts: list[str]):
+        self.n = len(texts)
+        self.joined = "\x00".join(texts)
+        codes = np.frombuffer(self.joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        sep = codes == 0
+        self.lengths = np.array([len(t) for t in texts], dtype=np.int64)
+        starts = np.concatenate(([0], np.cumsum(self.lengths + 1)[:-1]))
+        self.block = np.cumsum(sep) if len(codes) else np.zeros(0, dtype=np.int64)
+        self.codes = np.where(sep, 0, codes)
+        self.solid = ~sep
+        self.starts = starts
+        self.head200 = self.solid & ((np.arange(len(codes)) - starts[self.block]) < 200) \
+            if len(codes) else np.zeros(0, dtype=bool)
+        last = starts + self.lengths - 1
+        self.last = np.where(self.lengths > 0, codes[np.maximum(last, 0)] if len(codes) else 0,
+                             -1)
+
+    def count(self, mask: np.ndarray) -> np.ndarray:
+        return np.bincount(self.block[mask & self.solid], minlength=self.n)[:self.n] \
+            .astype(float)
+
+    def count_matches(self, pattern: re.Pattern) -> np.ndarray:
+        starts = [m.start() for m in pattern.finditer(self.joined)]
+        return np.bincount(self.block[starts], minlength=self.n)[:self.n].astype(float) \
+            if starts else np.zeros(self.n)
+
+
+def _ancestor_flags(doc: Document, masks: tuple[np.ndarray, ...], query: np.ndarray
+                    ) -> np.ndarray:
+    """Per query node: inside an element of each ANCESTOR_TAGS tag, then of each mask."""
+    codes = _ANCESTOR_CODES()
+    lut = np.full(max(int(doc.tag.max()), int(codes.max())) + 1, -1, dtype=np.int64)
+    lut[codes] = np.arange(len(codes))
+    col = lut[doc.tag]
+    col[doc.kind == TEXT] = -1
+    hits = [np.flatnonzero(col >= 0)]
+    cols = [col[hits[0]]]
+    for j, mask in enumerate(masks):
+        h = np.flatnonzero(mask)
+        hits.append(h)
+        cols.append(np.full(len(h), len(codes) + j, dtype=np.int64))
+    k = len(codes) + len(masks)
+    return _covered_at(doc, np.concatenate(hits), np.concatenate(cols), k, query).astype(float)
+
+
+@lru_cache(maxsize=1)
+def _ANCESTOR_CODES() -> np.ndarray:
+    return tag_codes(ANCESTOR_TAGS).astype(np.int64)
 
 
 FEATURE_NAMES: list[str] = []
@@ -105,10 +193,8 @@ def block_table(doc: Document) -> BlockTable:
     runs = np.bincount(inv, minlength=nb).astype(float)
     first_text = np.full(nb, n, dtype=np.int64)
     np.minimum.at(first_text, inv, text_ids)
-    texts_by_block: list[list[str]] = [[] for _ in range(nb)]
-    for i, b in zip(text_ids, inv):
-        texts_by_block[b].append(doc.texts[i])
-    texts = [" ".join(" ".join(parts).split()) for parts in texts_by_block]
+    texts = _block_texts(doc, text_ids, inv, runs)
+    chars = _BlockChars(texts)
 
     # per-node ancestor context, read at the block's first text node
     ctx = first_text
@@ -118,23 +204,24 @@ def block_table(doc: Document) -> BlockTable:
     feats["link_density"] = link / np.maximum(length, 1)
     feats["punct_rate"] = punct / np.maximum(length, 1)
     feats["stops"] = np.log1p(stops)
-    feats["ends_with_stop"] = np.array([1.0 if t[-1:] in "。！？.!?\"”)" else 0.0 for t in texts])
+    feats["ends_with_stop"] = np.isin(chars.last, _END_CODES).astype(float)
     feats["runs"] = np.log1p(runs)
-    feats["words"] = np.log1p(np.array([t.count(" ") + 1 for t in texts], dtype=float))
-    feats["cjk"] = np.array([sum(1 for c in t[:200] if "\u4e00" <= c <= "\u9fff") /
-                             max(1, min(len(t), 200)) for t in texts])
-    feats["copyright"] = np.array([1.0 if _COPYRIGHT.search(t) else 0.0 for t in texts])
-    feats["separators"] = np.array([len(_SEPARATORS.findall(t)) for t in texts], dtype=float)
+    feats["words"] = np.log1p(chars.count(chars.codes == 32) + 1.0)
+    feats["cjk"] = chars.count(chars.head200 & (chars.codes >= 0x4E00) & (chars.codes <= 0x9FFF)) \
+        / np.maximum(1, np.minimum(chars.lengths, 200))
+    feats["copyright"] = (chars.count_matches(_COPYRIGHT) > 0).astype(float)
+    feats["separators"] = chars.count(np.isin(chars.codes, _SEPARATOR_CODES))
     valid_owner = np.minimum(uniq, n - 1)
     owner_tag = np.where(uniq < n, doc.tag[valid_owner], -1)
     for t in OWNER_TAGS:
         feats[f"owner_{t}"] = (owner_tag == tag_code(t)).astype(float)
-    for t in ANCESTOR_TAGS:
-        feats[f"in_{t}"] = doc.inside((t,))[ctx].astype(float)
     neg, pos, com = _hint_masks(doc)
-    feats["hint_neg"] = doc.covered(neg)[ctx].astype(float)
-    feats["hint_pos"] = doc.covered(pos)[ctx].astype(float)
-    feats["hint_comment"] = doc.covered(com)[ctx].astype(float)
+    context = _ancestor_flags(doc, (neg, pos, com), ctx)
+    for k, t in enumerate(ANCESTOR_TAGS):
+        feats[f"in_{t}"] = context[:, k]
+    k = len(ANCESTOR_TAGS)
+    feats["hint_neg"], feats["hint_pos"], feats["hint_comment"] = \
+        context[:, k], context[:, k + 1], context[:, k + 2]
     feats["hint_neg_self"] = np.where(uniq < n, neg[valid_owner], False).astype(float)
     feats["hint_pos_self"] = np.where(uniq < n, pos[valid_owner], False).astype(float)
     feats["depth"] = doc.depth[ctx].astype(float)
