@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,5 +76,9 @@ def write_summary(path: str | Path, stats: dict[str, Any], reason: str | None) -
     """The crawl's Scrapy stats as JSON (``<CORPUS_DIR>/crawl-summary.json``)."""
     out = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in stats.items()}
     out.setdefault("finish_reason", reason)
+    start = stats.get("start_time")
+    if "elapsed_time_seconds" not in out and isinstance(start, datetime):
+        now = datetime.now(start.tzinfo) if start.tzinfo else datetime.now()
+        out["elapsed_time_seconds"] = round((now - start).total_seconds(), 3)
     Path(path).write_text(json.dumps(out, indent=1, sort_keys=True, default=str),
                           encoding="utf-8")

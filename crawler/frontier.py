@@ -76,6 +76,11 @@ class PriorityDupeFilter(BaseDupeFilter):
             self.file.flush()
         return True
 
+    def log(self, request: Request, spider=None) -> None:
+        """Called by the scheduler for every request this filter refused."""
+        if self.stats is not None:
+            self.stats.inc_value("dupefilter/filtered")
+
     def close(self, reason: str) -> None:
         if self.file:
             self.file.close()

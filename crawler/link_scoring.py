@@ -175,39 +175,55 @@ class LinkScorer:
         parent = self.parent_component(parent_relevance)
         for url in urls:   # this page links them: one more in-link
             self.inlinks[url] = self.inlinks.get(url, 0) + 1
+        text_scores: dict[str, float] = {}   # anchors and contexts repeat within a page
+
+        def text_score(text: str) -> float:
+            value = text_scores.get(text)
+            if value is None:
+                value = text_scores[text] = round(self._text_score(text), 4)
+            return value
+
         comps, feats = [], []
         for k, link in enumerate(links):
-            comp = {
+            comps.append({
                 "url": round(float(url_sim[k]), 4),
-                "anchor": round(self._text_score(link.anchor), 4),
-                "context": round(self._text_score(link.context), 4),
+                "anchor": text_score(link.anchor),
+                "context": text_score(link.context),
                 "parent": round(parent, 4),
                 "place": 1.0 if link.in_content else 0.0,
-            }
-            comps.append(comp)
+            })
             feats.append(link_features(link, parent))
-        return [self._finish(link, comp, f, depth, trap_factors[k] if trap_factors else 1.0)
-                for k, (link, comp, f) in enumerate(zip(links, comps, feats))]
+        return self._finish(links, comps, feats, depth,
+                            trap_factors if trap_factors is not None else [1.0] * len(links))
 
-    def _finish(self, link: Link, comp: dict, feats: list[str], depth: int, trap: float
-                ) -> ScoredLink:
-        comp = dict(comp)
-        comp["inlinks"] = round(self.inlink_component(link.url), 4)
-        comp["site"] = round(self.site_component(link.url), 4)
-        full = feats + [f"{k}~{min(4, int(v * 5))}" for k, v in comp.items()]
-        learned = float(self.learner.predict([full])[0]) if self.trust else 0.5
-        comp["learned"] = round(learned, 4)
-        comp["trap"] = round(trap, 4)
-        comp["depth"] = round(DEPTH_DECAY ** max(depth, 0), 4)
-        score = self.combine(comp, learned) * trap * comp["depth"]
-        return ScoredLink(link, score, comp, feats)
+    def _finish(self, links: Sequence[Link], comps: list[dict], feats: list[list[str]],
+                depth: int, traps: Sequence[float]) -> list[ScoredLink]:
+        """Add the crawl-state components and the learned probability; one batch prediction."""
+        full_comps, full_feats = [], []
+        for link, comp, f in zip(links, comps, feats):
+            comp = dict(comp)
+            comp["inlinks"] = round(self.inlink_component(link.url), 4)
+            comp["site"] = round(self.site_component(link.url), 4)
+            full_comps.append(comp)
+            full_feats.append(f + [f"{k}~{min(4, int(v * 5))}" for k, v in comp.items()])
+        learned = self.learner.predict(full_feats) if self.trust else \
+            np.full(len(links), 0.5)
+        decay = round(DEPTH_DECAY ** max(depth, 0), 4)
+        out = []
+        for link, comp, f, p, trap in zip(links, full_comps, feats, learned.tolist(), traps):
+            comp["learned"] = round(p, 4)
+            comp["trap"] = round(trap, 4)
+            comp["depth"] = decay
+            score = self.combine(comp, p) * trap * decay
+            out.append(ScoredLink(link, score, comp, f))
+        return out
 
     def rescore(self, url: str, components: dict, features: list[str], depth: int,
                 trap: float) -> ScoredLink:
         """Score a queued link again with what the crawl has learned since it was queued."""
         base = {k: components.get(k, 0.0) for k in ("url", "anchor", "context", "parent",
                                                      "place")}  # inlinks, site: recomputed
-        return self._finish(Link(url), base, list(features), depth, trap)
+        return self._finish([Link(url)], [base], [list(features)], depth, [trap])[0]
 
     # ------------------------------------------------------------------ feedback
     def feedback(self, url: str, features: Sequence[str] | None, components: dict | None,

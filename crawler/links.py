@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import urljoin, urlsplit
 
 import numpy as np
@@ -37,8 +38,10 @@ class Link:
     extra: dict = field(default_factory=dict)
 
 
+@lru_cache(maxsize=1 << 16)
 def canonical(url: str) -> str:
-    """Canonical form used for dedup and as the request URL (w3lib + session ids removed)."""
+    """Canonical form used for dedup and as the request URL (w3lib + session ids removed).
+    Cached: navigation links repeat on every page of a site."""
     url = _SESSION_PATH.sub("", url.strip())
     parts = urlsplit(url)
     if parts.query:
@@ -87,7 +90,19 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
     owner = nearest_block(doc, doc.is_tag(BLOCK_LEVEL))
     contexts: dict[int, str] = {}
     found: dict[str, Link] = {}
-    for i in anchors:
+    kinds, texts_of, ends = doc.kind.tolist(), doc.texts, doc.end.tolist()
+
+    def text_in(start: int, stop: int, limit: int) -> str:
+        out, size = [], 0
+        for t in range(start, stop):
+            if kinds[t] == TEXT:
+                out.append(texts_of[t])
+                size += len(texts_of[t])
+                if size > limit:
+                    break
+        return " ".join(" ".join(out).split())[:limit]
+
+    for i in anchors.tolist():
         el = doc.elements[i]
         href = el.get("href")
         if not href:
@@ -103,13 +118,12 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
             continue
         if crawlable(url):
             continue
-        end = doc.end[i]
-        texts = [doc.texts[t] for t in range(i + 1, end) if doc.kind[t] == TEXT]
-        anchor = " ".join(" ".join(texts).split()) or (el.get("title") or "").strip()
+        end = ends[i]
+        anchor = text_in(i + 1, end, 1000) or (el.get("title") or "").strip()
         block = int(owner[i])
         if block not in contexts:
-            contexts[block] = doc.text_of(nodes=[block])[:CONTEXT_CHARS * 4] if block < doc.size \
-                else ""
+            contexts[block] = text_in(block, ends[block], CONTEXT_CHARS * 4) \
+                if block < doc.size else ""
         rel = (el.get("rel") or "").lower()
         link = found.get(url)
         inside = bool(in_content[i:end].any())

@@ -7,12 +7,14 @@ accepted).  AdaGrad updates, L2 shrinkage; state is a pair of numpy vectors save
 from __future__ import annotations
 
 import zlib
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
 
 
+@lru_cache(maxsize=1 << 18)
 def _index(feature: str, bits: int) -> int:
     return zlib.crc32(feature.encode("utf-8")) & ((1 << bits) - 1)
 
@@ -29,13 +31,24 @@ class OnlineLogistic:
         self.seen = 0
         self.positives = 0
 
+    def _row_set(self, features: Sequence[str]) -> set[int]:
+        bits = self.bits
+        return {_index(f, bits) for f in features}
+
     def _rows(self, features: Sequence[str]) -> np.ndarray:
-        return np.unique(np.fromiter((_index(f, self.bits) for f in features), dtype=np.int64))
+        rows = self._row_set(features)
+        return np.fromiter(rows, dtype=np.int64, count=len(rows))
 
     def predict(self, batch: Iterable[Sequence[str]]) -> np.ndarray:
-        """Probability of the positive class for every feature list."""
-        out = [self.bias + self.w[self._rows(f)].sum() for f in batch]
-        return 1.0 / (1.0 + np.exp(-np.clip(np.array(out, dtype=float), -30, 30)))
+        """Probability of the positive class for every feature list (one gather for all)."""
+        sets = [self._row_set(f) for f in batch]
+        if not sets:
+            return np.zeros(0)
+        lengths = np.fromiter((len(s) for s in sets), dtype=np.int64, count=len(sets))
+        flat = np.fromiter((r for s in sets for r in s), dtype=np.int64, count=int(lengths.sum()))
+        sums = np.bincount(np.repeat(np.arange(len(sets)), lengths), weights=self.w[flat],
+                           minlength=len(sets))
+        return 1.0 / (1.0 + np.exp(-np.clip(self.bias + sums, -30, 30)))
 
     def update(self, features: Sequence[str], label: bool, weight: float = 1.0) -> None:
         rows = self._rows(features)

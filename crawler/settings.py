@@ -26,6 +26,10 @@ AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 CONCURRENT_REQUESTS = 16
 CONCURRENT_REQUESTS_PER_DOMAIN = 4
+# Scrapy starts CONCURRENT_ITEMS asyncio workers for the output of every response; a page
+# yields one item and a batch of already-scored requests, so a few workers suffice (the
+# default of 100 costs more event-loop time than the requests themselves).
+CONCURRENT_ITEMS = 8
 DOWNLOAD_DELAY = 0.25
 DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 10 * 1024 * 1024

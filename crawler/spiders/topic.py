@@ -24,6 +24,7 @@ from twisted.python.failure import Failure
 from extraction import ParseError, parse
 
 from ..crawl_log import CrawlLog, write_summary
+from ..frontier import UPGRADE_MARGIN
 from ..items import PageItem
 from ..link_scoring import PRIORITY_LEVELS, priority_of
 from ..links import canonical, crawlable, extract_links
@@ -71,6 +72,11 @@ class TopicSpider(scrapy.Spider):
                 self.seeds.append(url)
         if not self.seeds:
             raise ValueError("no seed URL: give -a seed=URL[,URL] or seeds in the topic file")
+        # the spider's own view of the frontier, so that links to fetched pages and links
+        # already queued at least as high are neither scored nor turned into requests (the
+        # dupefilter, which also survives restarts with JOBDIR, stays the authority)
+        self.fetched_urls: set[str] = set()
+        self.queued_priority: dict[str, int] = {}
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
@@ -115,6 +121,8 @@ class TopicSpider(scrapy.Spider):
         meta = response.meta
         seq = meta.get("log_seq")
         url = (meta.get("redirect_urls") or [response.request.url])[0]
+        self.fetched_urls.add(url)
+        self.fetched_urls.add(response.url)
         if response.status != 200 or not is_html(response):
             self._judged(meta, response.url, accepted=False)
             return
@@ -157,14 +165,16 @@ class TopicSpider(scrapy.Spider):
                  if not link.nofollow]
         if not links:
             return []
+        state.observe_urls([link.url for link in links])
+        links = [link for link in links if link.url not in self.fetched_urls]
         urls = [link.url for link in links]
-        state.observe_urls(urls)
         if self.strategy == "bfs":
-            return [self._request(u, 0, response.url, 0.0, None, None) for u in urls]
+            return [self._request(u, 0, response.url, 0.0, None, None) for u in urls
+                    if self._enqueue(u, 0)]
         if self.strategy == "parent":
             p = state.scorer.parent_component(item.relevance)
             return [self._request(u, priority_of(p), response.url, p, {"parent": p}, None)
-                    for u in urls]
+                    for u in urls if self._enqueue(u, priority_of(p))]
         scored = state.scorer.score(links, item.relevance, item.depth,
                                     state.traps.factors(urls))
         requests = []
@@ -172,10 +182,19 @@ class TopicSpider(scrapy.Spider):
             if s.score <= 0.0:
                 self.crawler.stats.inc_value("links/refused_trap")
                 continue
-            requests.append(self._request(s.link.url, s.priority, response.url, s.score,
-                                          s.components, s.features))
+            if self._enqueue(s.link.url, s.priority):
+                requests.append(self._request(s.link.url, s.priority, response.url, s.score,
+                                              s.components, s.features))
         self.crawler.stats.inc_value("links/scheduled", len(requests))
         return requests
+
+    def _enqueue(self, url: str, priority: int) -> bool:
+        """New URL, or one queued before with a priority this one beats (an upgrade)."""
+        old = self.queued_priority.get(url)
+        if old is not None and priority < old + UPGRADE_MARGIN:
+            return False
+        self.queued_priority[url] = priority
+        return True
 
     # ------------------------------------------------------------------ errors, closing
     def on_error(self, failure: Failure):
@@ -183,6 +202,7 @@ class TopicSpider(scrapy.Spider):
         if failure.check(IgnoreRequest):
             self.crawler.stats.inc_value("fetch/ignored")
             return
+        self.fetched_urls.add(request.url)
         if request.meta.get("seed"):
             log.error("seed %s is unreachable: %s", request.url, failure.getErrorMessage())
             self.crawler.stats.inc_value("seeds/unreachable")
