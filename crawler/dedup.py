@@ -4,33 +4,181 @@ Three levels: the canonical URL was already written; the exact main text was alr
 (SHA-1 of the whitespace-normalised text); or a near-duplicate was (MinHash LSH of word 5-gram
 shingles, Chinese by character 5-grams, Jaccard >= ``threshold``; datasketch).  Printer copies,
 mirrors and session-id variants fall in the last two.
+
+Shingle hashing is vectorised: every word gets a stable 32-bit hash (``zlib.crc32`` of its UTF-8
+bytes, cached per word; a Chinese character its code point), a shingle's 32-bit hash mixes the
+hashes of its five units by position (numpy ``uint64`` arithmetic and the MurmurHash3 64-bit
+finaliser), and datasketch's permutations of a ``MinHash(num_perm, seed=1)`` are applied to all
+shingles at once with its own rule (``affine32``: the MurmurHash3 32-bit finaliser then
+``a*h + b mod 2**32``; ``legacy``: ``(a*h + b) % (2**61 - 1) & (2**32 - 1)``), keeping the
+minimum per permutation.  The MinHash built from these hash values goes into the datasketch LSH
+as before.  Not Python's ``hash()``: it is randomised per process, and the index is persisted.
+
+The persisted index (``pickle``) carries ``version`` :data:`FORMAT_VERSION` (2).  A version-1
+file (SHA-1 shingle hashes, not comparable) keeps its URL and exact-text entries and starts an
+empty near-duplicate index, with a warning; any other version gives a fresh index, with a
+warning.
 """
 from __future__ import annotations
 
 import hashlib
+import inspect
+import logging
 import pickle
 import re
+import zlib
 from pathlib import Path
 
+import numpy as np
 from datasketch import MinHash, MinHashLSH
+
+log = logging.getLogger(__name__)
+
+FORMAT_VERSION = 2
+SHINGLE = 5
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _WORDS = re.compile(r"\w+")
+
+_U32 = np.uint64(0xFFFFFFFF)
+_MERSENNE = np.uint64((1 << 61) - 1)
+# odd 64-bit multipliers, one per position in the shingle, and one for the unit count of a
+# text shorter than a shingle
+_POSITION = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                      0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD, 0xA0761D6478BD642F],
+                     dtype=np.uint64)
+_ROWS = 4096        # shingles per block of the (shingles x permutations) array
 
 
 def text_sha1(text: str) -> str:
     return hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()
 
 
-def shingles(text: str, n: int = 5) -> set[bytes]:
+def _units(text: str) -> tuple[list[str], bool]:
+    """The shingled units of ``text`` (lower-cased words, or non-space characters of a Chinese
+    text) and whether they are characters."""
     text = text.lower()
     if len(_HAN.findall(text[:2000])) > 200:
-        units = [c for c in text if not c.isspace()]
-    else:
-        units = _WORDS.findall(text)
+        return list("".join(text.split())), True
+    return _WORDS.findall(text), False
+
+
+def shingles(text: str, n: int = SHINGLE) -> set[bytes]:
+    """The shingle set whose MinHash :class:`DuplicateIndex` estimates (kept for reference and
+    tests; the index hashes the same shingles without building them)."""
+    units, _ = _units(text)
     if len(units) < n:
         return {" ".join(units).encode("utf-8")} if units else set()
     return {" ".join(units[i:i + n]).encode("utf-8") for i in range(len(units) - n + 1)}
+
+
+# ---------------------------------------------------------------------------- unit hashes
+_WORD_HASH: dict[str, int] = {}
+_WORD_HASH_MAX = 500_000
+
+
+def _word_hashes(words: list[str]) -> np.ndarray:
+    """crc32 of each word (UTF-8), as uint64."""
+    table = _WORD_HASH
+    try:
+        return np.fromiter(map(table.__getitem__, words), dtype=np.uint64, count=len(words))
+    except KeyError:
+        missing = set(words).difference(table)
+        if len(table) + len(missing) > _WORD_HASH_MAX:
+            table.clear()
+            missing = set(words)
+        for w in missing:
+            table[w] = zlib.crc32(w.encode("utf-8"))
+    try:
+        return np.fromiter(map(table.__getitem__, words), dtype=np.uint64, count=len(words))
+    except KeyError:  # emptied meanwhile by another thread
+        return np.fromiter((zlib.crc32(w.encode("utf-8")) for w in words), dtype=np.uint64,
+                           count=len(words))
+
+
+def _char_hashes(chars: list[str]) -> np.ndarray:
+    """Code point of each character, as uint64."""
+    return np.frombuffer("".join(chars).encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+
+
+def _fmix64(h: np.ndarray) -> np.ndarray:
+    h = h ^ (h >> np.uint64(33))
+    h = h * np.uint64(0xFF51AFD7ED558CCD)
+    h = h ^ (h >> np.uint64(33))
+    h = h * np.uint64(0xC4CEB9FE1A85EC53)
+    return h ^ (h >> np.uint64(33))
+
+
+def _fmix32(h: np.ndarray) -> np.ndarray:
+    h = h ^ (h >> np.uint32(16))
+    h = h * np.uint32(0x85EBCA6B)
+    h = h ^ (h >> np.uint32(13))
+    h = h * np.uint32(0xC2B2AE35)
+    return h ^ (h >> np.uint32(16))
+
+
+def shingle_hashes(text: str) -> np.ndarray:
+    """32-bit hashes (``uint32``) of the shingles of ``text`` (:func:`shingles`), one per
+    position (repeats included: a minimum does not care); empty when the text has no unit."""
+    units, chars = _units(text)
+    if not units:
+        return np.zeros(0, dtype=np.uint32)
+    n = SHINGLE
+    # unit hashes, pre-mixed (crc32 and code points are too regular to combine linearly)
+    h = _fmix64((_char_hashes(units) if chars else _word_hashes(units)) + _POSITION[n])
+    if len(h) < n:      # one shingle of all units, told apart from full shingles by its length
+        mixed = (h * _POSITION[:len(h)]).sum(dtype=np.uint64, keepdims=True) \
+            + _POSITION[n:] * np.uint64(len(h))
+    else:
+        count = len(h) - n + 1
+        mixed = h[:count] * _POSITION[0]
+        for j in range(1, n):
+            mixed += h[j:j + count] * _POSITION[j]
+    return (_fmix64(mixed) >> np.uint64(32)).astype(np.uint32)
+
+
+# ---------------------------------------------------------------------------- MinHash
+_HAS_SCHEME = "scheme" in inspect.signature(MinHash.__init__).parameters
+_TEMPLATES: dict[int, MinHash] = {}
+
+
+def _template(num_perm: int) -> MinHash:
+    """An empty ``MinHash(num_perm, seed=1)``: its permutations, scheme and initial values."""
+    m = _TEMPLATES.get(num_perm)
+    if m is None:
+        m = _TEMPLATES[num_perm] = MinHash(num_perm=num_perm, seed=1)
+    return m
+
+
+def minhash_values(hv32: np.ndarray, template: MinHash) -> np.ndarray:
+    """Hash values of ``template`` updated with the 32-bit shingle hashes ``hv32``: what
+    ``update_batch`` does after its hash function, over all shingles at once."""
+    a, b = template.permutations
+    scheme = getattr(template, "scheme", "legacy")
+    out = template.hashvalues.copy()
+    for start in range(0, len(hv32), _ROWS):
+        hv = hv32[start:start + _ROWS]
+        if scheme == "legacy":
+            phv = (hv.astype(np.uint64)[:, None] * a + b) % _MERSENNE & _U32
+        elif scheme == "affine32":
+            phv = _fmix32(hv.astype(np.uint32))[:, None] * a + b
+        else:  # a 64-bit scheme: datasketch hashes to 64 bits there, so widen ours first
+            phv = _fmix64(hv.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))[:, None] * a + b
+        np.minimum(out, phv.min(axis=0), out=out)
+    return out
+
+
+def minhash_of(text: str, num_perm: int) -> MinHash | None:
+    """The MinHash of the shingles of ``text`` (``None`` without any unit)."""
+    hv = shingle_hashes(text)
+    if not len(hv):
+        return None
+    t = _template(num_perm)
+    values = minhash_values(hv, t)
+    if _HAS_SCHEME:
+        return MinHash(num_perm=num_perm, seed=1, hashvalues=values,
+                       permutations=t.permutations, scheme=t.scheme)
+    return MinHash(num_perm=num_perm, seed=1, hashvalues=values, permutations=t.permutations)
 
 
 class DuplicateIndex:
@@ -40,31 +188,37 @@ class DuplicateIndex:
         self.urls: dict[str, str] = {}      # canonical URL -> itself (written)
         self.hashes: dict[str, str] = {}    # text sha1 -> URL
         self.lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
+        self._last: tuple[str, str] | None = None   # (text, digest) of the last check
+
+    def _digest(self, text: str) -> str:
+        """:func:`text_sha1`, reusing the last one for the same string object (the pipeline
+        checks a text, then adds it)."""
+        last = self._last
+        if last is not None and last[0] is text:
+            return last[1]
+        digest = text_sha1(text)
+        self._last = (text, digest)
+        return digest
 
     def _minhash(self, text: str) -> MinHash | None:
-        grams = shingles(text)
-        if not grams:
-            return None
-        m = MinHash(num_perm=self.num_perm, seed=1)
-        m.update_batch(list(grams))
-        return m
+        return minhash_of(text, self.num_perm)
 
     def check(self, url: str, text: str) -> tuple[str | None, str | None, MinHash | None]:
         """(kind, original URL, minhash): kind is "url", "exact", "near" or None."""
         if url in self.urls:
             return "url", url, None
-        digest = text_sha1(text)
+        digest = self._digest(text)
         if digest in self.hashes:
             return "exact", self.hashes[digest], None
         m = self._minhash(text)
         if m is not None:
             hits = self.lsh.query(m)
             if hits:
-                return "near", sorted(hits)[0], m
+                return "near", min(hits), m
         return None, None, m
 
     def add(self, url: str, text: str, minhash: MinHash | None = None) -> str:
-        digest = text_sha1(text)
+        digest = self._digest(text)
         self.urls[url] = url
         self.hashes[digest] = url
         m = minhash if minhash is not None else self._minhash(text)
@@ -76,17 +230,31 @@ class DuplicateIndex:
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as handle:
-            pickle.dump({"version": 1, "threshold": self.threshold, "num_perm": self.num_perm,
-                         "urls": self.urls, "hashes": self.hashes, "lsh": self.lsh}, handle)
+            pickle.dump({"version": FORMAT_VERSION, "threshold": self.threshold,
+                         "num_perm": self.num_perm, "urls": self.urls, "hashes": self.hashes,
+                         "lsh": self.lsh}, handle)
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: str | Path) -> "DuplicateIndex":
+    def load(cls, path: str | Path) -> DuplicateIndex:
         path = Path(path)
         if not path.is_file():
             return cls()
         with open(path, "rb") as handle:
             data = pickle.load(handle)
-        index = cls(data["threshold"], data["num_perm"])
-        index.urls, index.hashes, index.lsh = data["urls"], data["hashes"], data["lsh"]
-        return index
+        version = data.get("version") if isinstance(data, dict) else None
+        if version == FORMAT_VERSION:
+            index = cls(data["threshold"], data["num_perm"])
+            index.urls, index.hashes, index.lsh = data["urls"], data["hashes"], data["lsh"]
+            return index
+        if version == 1:
+            index = cls(data["threshold"], data["num_perm"])
+            index.urls, index.hashes = data["urls"], data["hashes"]
+            log.warning("%s: duplicate index of format version 1 (SHA-1 shingle hashes, not "
+                        "comparable with version %d): its %d URLs and text hashes are kept, the "
+                        "near-duplicate index starts empty", path, FORMAT_VERSION,
+                        len(index.urls))
+            return index
+        log.warning("%s: unknown duplicate index format version %r (expected %d): starting a "
+                    "fresh index", path, version, FORMAT_VERSION)
+        return cls()

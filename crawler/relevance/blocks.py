@@ -21,12 +21,16 @@ the block's text.  Impact (3) [RECON form] ``λ0·impact0 + λ1·impact1`` with 
 type from :data:`IMPACT1`; weight (Definition 2) = impact / sum of impacts (sums to 1).
 Transitive impact (§8.3) is not applied (the faithful default).
 
-Everything works on the node arrays: top-down propagation runs one numpy step per tree level.
+Everything works on the node arrays: the nearest marked ancestor of every node is found by
+pointer doubling (about log2(depth) numpy gathers for all masks at once), the outermost one from
+the subtree intervals, and blocks are grouped with one ``np.unique``.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 
 import numpy as np
 
@@ -48,6 +52,7 @@ LAMBDA0 = 0.5                                                      # [DEFAULT] �
 LAMBDA1 = 0.5                                                      # [DEFAULT] §8.3
 # [DEFAULT] §8.3: impact1 per block type, placeholders (the source gives no values).
 IMPACT1 = {"title": 1.0, "content": 0.8, "anchor": 0.4, "other": 0.3, "navigation": 0.2}
+_SOLID = re.compile(r"\S")      # \s is exactly str.isspace() for str patterns
 
 
 @dataclass
@@ -70,26 +75,94 @@ class Block:
     weight: float = 0.0
 
 
-def _levels(doc: Document) -> list[np.ndarray]:
-    order = np.argsort(doc.depth, kind="stable")
-    bounds = np.searchsorted(doc.depth[order], np.arange(int(doc.depth.max()) + 2))
-    return [order[bounds[d]:bounds[d + 1]] for d in range(len(bounds) - 1)]
+def nearest_ancestors(doc: Document, masks: np.ndarray) -> np.ndarray:
+    """Row ``r``: for every node the nearest ancestor-or-self in ``masks[r]`` (-1 if none).
+
+    Pointer doubling: ``f(i) = i`` on marked nodes, else the parent (the root's parent is a
+    sentinel that maps to itself); ``f`` composed with itself ``k`` times is ``f`` applied
+    ``2**k`` times, and ``2**k > max depth`` steps reach a marked node or the sentinel."""
+    masks = np.atleast_2d(masks)
+    m, n = masks.shape
+    par = doc.parent.astype(np.int64)
+    par[par < 0] = n
+    f = np.empty((m, n + 1), dtype=np.int64)
+    f[:, :n] = np.where(masks, np.arange(n, dtype=np.int64), par)
+    f[:, n] = n
+    offsets = np.arange(0, m * (n + 1), n + 1, dtype=np.int64)[:, None]
+    flat = (f + offsets).ravel()
+    for _ in range(int(doc.depth.max()).bit_length() if n else 0):
+        flat = flat[flat]
+    while True:         # a no-op check when ``depth`` is the tree depth, as parse() makes it
+        step = flat[flat]
+        if np.array_equal(step, flat):
+            break
+        flat = step
+    res = flat.reshape(m, n + 1)[:, :n] - offsets
+    res[res == n] = -1
+    return res
+
+
+def outermost_ancestor(doc: Document, mask: np.ndarray) -> np.ndarray:
+    """For every node the highest ancestor-or-self in ``mask`` (-1 if none).  Marked subtrees
+    nest or are disjoint: the outermost ones are those no earlier marked subtree reaches, and
+    a node's one is the last of them starting at or before it, if its subtree holds the node."""
+    n = doc.size
+    hits = np.flatnonzero(mask)
+    res = np.full(n, -1, dtype=np.int64)
+    if not len(hits):
+        return res
+    ends = doc.end[hits].astype(np.int64)
+    reach = np.maximum.accumulate(np.concatenate(([-1], ends[:-1])))
+    top = hits[reach <= hits]
+    nodes = np.arange(n, dtype=np.int64)
+    pos = np.searchsorted(top, nodes, side="right") - 1
+    cand = top[np.maximum(pos, 0)]
+    inside = (pos >= 0) & (doc.end[cand] > nodes)
+    res[inside] = cand[inside]
+    return res
+
+
+def _sorted_unique(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)`` of a 1-d integer array, with less overhead."""
+    values = np.sort(values)
+    if len(values) < 2:
+        return values
+    keep = np.empty(len(values), dtype=bool)
+    keep[0] = True
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
 
 
 def propagate(doc: Document, mask: np.ndarray, outermost: bool = False,
               levels: list[np.ndarray] | None = None) -> np.ndarray:
     """For every node, the nearest (or, ``outermost``, the highest) ancestor-or-self in
-    ``mask``; -1 when there is none.  One vectorised step per tree level."""
-    res = np.full(doc.size, -1, dtype=np.int64)
-    for idx in levels if levels is not None else _levels(doc):
-        par = doc.parent[idx]
-        inherited = np.where(par >= 0, res[np.maximum(par, 0)], -1)
-        own = np.where(mask[idx], idx, -1)
-        if outermost:
-            res[idx] = np.where(inherited >= 0, inherited, own)
-        else:
-            res[idx] = np.where(own >= 0, own, inherited)
-    return res
+    ``mask``; -1 when there is none.  (``levels`` is accepted for compatibility, unused.)"""
+    if outermost:
+        return outermost_ancestor(doc, mask)
+    return nearest_ancestors(doc, mask)[0]
+
+
+# Tag sets tested on every page, as bits of one lookup table over the interned tag codes
+# (registered in this order, as the former per-set ``is_tag`` calls did).
+_FLAG_SETS = (BLOCKISH, ("html", "body"), ("nav",), HEADINGS + ("title",), ("a",), ("title",),
+              KEY_TAGS)
+(_F_BLOCKISH, _F_WHOLE, _F_NAV, _F_HEADING, _F_A, _F_TITLE, _F_KEY) = (
+    1 << b for b in range(len(_FLAG_SETS)))
+_flag_lut = np.zeros(0, dtype=np.uint8)
+
+
+def _tag_flags(doc: Document) -> np.ndarray:
+    """Per node, the bits of :data:`_FLAG_SETS` its tag belongs to (``doc.is_tag`` for all)."""
+    global _flag_lut
+    lut = _flag_lut
+    need = int(doc.tag.max()) + 1 if doc.size else 1
+    if len(lut) < need:
+        codes = [tag_codes(tags) for tags in _FLAG_SETS]
+        lut = np.zeros(max([need] + [int(c.max()) + 1 for c in codes]) + 64, dtype=np.uint8)
+        for bit, c in enumerate(codes):
+            lut[c] |= 1 << bit
+        _flag_lut = lut
+    return lut[doc.tag]
 
 
 def _collapsed(doc: Document) -> list[str]:
@@ -111,26 +184,29 @@ def align_main_text(doc: Document, main_text: str,
     if not main:
         return mask, 0.0
     segs = collapsed if collapsed is not None else _collapsed(doc)
-    ids = np.flatnonzero(doc.kind == TEXT)
-    starts = [k for k, i in enumerate(ids) if segs[i] and main.startswith(segs[i])][:5]
+    ids = np.flatnonzero(doc.kind == TEXT).tolist()
+    starts = list(islice((k for k, i in enumerate(ids) if segs[i] and main.startswith(segs[i])),
+                         5))
     best: tuple[int, list[int]] = (0, [])
+    size = len(main)
     for k0 in starts:
         cur, hit, covered = 0, [], 0
         for i in ids[k0:]:
             s = segs[i]
-            while cur < len(main) and main[cur].isspace():
-                cur += 1
-            if cur >= len(main):
+            if cur < size and main[cur].isspace():
+                m = _SOLID.search(main, cur)
+                cur = m.start() if m is not None else size
+            if cur >= size:
                 break
             if s and main.startswith(s, cur):
-                hit.append(int(i))
+                hit.append(i)
                 cur += len(s)
                 covered += len(s)
         if covered > best[0]:
             best = (covered, hit)
     solid = len(main)
     if best[0] < 0.5 * solid:
-        hit = [int(i) for i in ids if len(segs[i]) >= 20 and segs[i] in main]
+        hit = [i for i in ids if len(segs[i]) >= 20 and segs[i] in main]
         covered = sum(len(segs[i]) for i in hit)
         if covered > best[0]:
             best = (covered, hit)
@@ -153,21 +229,20 @@ def node_types(doc: Document, main_text: str | None,
     """Block type index (into :data:`BLOCK_TYPES`, -1 for elements) and grouping element of
     every node, plus diagnostics."""
     n = doc.size
-    levels = _levels(doc)
     s = doc.stats
     is_text = doc.kind == TEXT
     is_el = doc.kind == ELEMENT
     ld = np.where(s.text > 0, s.link_text / np.maximum(s.text, 1), 0.0)
-    blockish = np.isin(doc.tag, tag_codes(BLOCKISH)) & is_el
-    whole = doc.is_tag(("html", "body"))       # the page itself is never a navigation block
+    flags = _tag_flags(doc)
+    blockish = ((flags & _F_BLOCKISH) != 0) & is_el
+    whole = (flags & _F_WHOLE) != 0           # the page itself is never a navigation block
     nav_cand = blockish & ~whole & (((ld > nav_link_density) & (s.anchors > 0))
-                                    | doc.is_tag("nav"))
-    nav_root = propagate(doc, nav_cand, outermost=True, levels=levels)
-    leaf = propagate(doc, blockish, levels=levels)
-    heading = propagate(doc, doc.is_tag(HEADINGS + ("title",)), levels=levels)
-    anchor = propagate(doc, doc.is_tag("a"), levels=levels)
+                                    | ((flags & _F_NAV) != 0))
+    nav_root = outermost_ancestor(doc, nav_cand)
+    leaf, heading, anchor, key_near = nearest_ancestors(doc, np.stack([
+        blockish, (flags & _F_HEADING) != 0, (flags & _F_A) != 0, (flags & _F_KEY) != 0]))
     collapsed = _collapsed(doc)
-    info: dict = {"collapsed": collapsed, "levels": levels}
+    info: dict = {"collapsed": collapsed, "key_near": key_near, "link_density": ld}
     if main_text is None:
         in_main = is_text & (leaf >= 0) & (ld[np.maximum(leaf, 0)] <= nav_link_density) \
             & (nav_root < 0)
@@ -178,7 +253,7 @@ def node_types(doc: Document, main_text: str | None,
     kind = np.full(n, -1, dtype=np.int64)
     group = np.full(n, -1, dtype=np.int64)
     in_title_el = heading >= 0
-    title_tag = doc.is_tag("title")
+    title_tag = (flags & _F_TITLE) != 0
     is_title = in_title_el & ((nav_root < 0) | title_tag[np.maximum(heading, 0)])
     rules = (
         (is_title, t_title, heading),
@@ -206,28 +281,51 @@ def tag_blocks(doc: Document, main_text: str | None = None, *,
     imp1 = dict(IMPACT1, **(impact1 or {}))
     kind, group, info = node_types(doc, main_text, nav_link_density)
     collapsed = info["collapsed"]
-    key_near = propagate(doc, doc.is_tag(KEY_TAGS), levels=info["levels"])
-    s = doc.stats
-    members: dict[tuple[int, int], list[int]] = {}
-    for i in np.flatnonzero(kind >= 0):
-        members.setdefault((int(kind[i]), int(group[i])), []).append(int(i))
+    key_near = info["key_near"]
+    n = doc.size
+    # blocks = (type, group) pairs of the text nodes, in the order of their first node
+    ids = np.flatnonzero(kind >= 0)
+    k_of, g_of = kind[ids], group[ids]
+    _, first, inv = np.unique(k_of * (n + 1) + g_of, return_index=True, return_inverse=True)
+    inv = inv.ravel()
+    by_first = np.argsort(first, kind="stable")
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[by_first] = np.arange(len(first))
+    blk = rank[inv]                                       # block of each text node
+    order = np.argsort(blk, kind="stable")
+    nodes_all = ids[order].tolist()
+    bounds = np.searchsorted(blk[order], np.arange(len(first) + 1)).tolist()
+    heads = ids[first[by_first]]                          # first node of each block
+    kinds, groups = kind[heads].tolist(), group[heads].tolist()
+    # KeyTagSet: the distinct emphasis elements nearest to a block's text, inside its group
+    kn = key_near[ids]
+    ok = (kn >= 0) & (kn >= g_of) & (kn < doc.end[g_of])
+    pairs = _sorted_unique(blk[ok] * (n + 1) + kn[ok])
+    kbounds = np.searchsorted(pairs // (n + 1), np.arange(len(first) + 1)).tolist()
+    tag_names, elements = doc.tag_names, doc.elements
+    key_names = [tag_names[j] for j in (pairs % (n + 1)).tolist()]
+    lds = info["link_density"][groups].tolist()
     blocks: list[Block] = []
-    for (k, g), nodes in sorted(members.items(), key=lambda kv: kv[1][0]):
+    for b, (k, g) in enumerate(zip(kinds, groups)):
+        nodes = nodes_all[bounds[b]:bounds[b + 1]]
         btype = BLOCK_TYPES[k]
-        el = doc.elements[g]
-        name = doc.tag_names[g]
+        el = elements[g]
+        name = tag_names[g]
         if btype == "title" and name == "title":
             content = _title_text(doc, nodes, collapsed)
         else:
-            content = " ".join(collapsed[i] for i in nodes)
-        keys = sorted({int(key_near[i]) for i in nodes
-                       if key_near[i] >= 0 and g <= key_near[i] < doc.end[g]})
-        attrs = {a: el.get(a) for a in ("id", "class", "role") if el is not None and el.get(a)}
-        ld = float(s.link_text[g] / s.text[g]) if s.text[g] else 0.0
+            content = " ".join([collapsed[i] for i in nodes])
+        attrs = {}
+        if el is not None:
+            for a in ("id", "class", "role"):
+                v = el.get(a)
+                if v:
+                    attrs[a] = v
         blocks.append(Block(
-            id=len(blocks), name=name, type=btype, content=content, root=g, nodes=tuple(nodes),
-            key_tags=tuple(doc.tag_names[j] for j in keys), attributes=attrs,
-            detail=f"{btype} block <{name}> at node {g}, link density {ld:.2f}",
+            id=b, name=name, type=btype, content=content, root=g, nodes=tuple(nodes),
+            key_tags=tuple(key_names[kbounds[b]:kbounds[b + 1]]),
+            attributes=attrs,
+            detail=f"{btype} block <{name}> at node {g}, link density {lds[b]:.2f}",
             impact1=float(imp1[btype]),
         ))
     most = max((len(b.key_tags) for b in blocks), default=0)

@@ -11,6 +11,8 @@ import math
 import os
 import tempfile
 from collections.abc import Iterable
+from itertools import repeat
+from operator import add
 from pathlib import Path
 
 FORMAT_VERSION = 1
@@ -56,8 +58,8 @@ class DocumentFrequencies:
     def add(self, doc_terms: Iterable[str]) -> None:
         """Count one page; ``doc_terms`` are its terms (duplicates are counted once)."""
         df = self.df
-        for t in set(doc_terms):
-            df[t] = df.get(t, 0) + 1
+        terms = list(set(doc_terms))            # df[t] = df.get(t, 0) + 1, in set order
+        df.update(zip(terms, list(map(add, map(df.get, terms, repeat(0)), repeat(1)))))
         self.n_docs += 1
         if self.max_terms and len(df) > 1.2 * self.max_terms:
             self.prune(self.max_terms)
@@ -70,6 +72,14 @@ class DocumentFrequencies:
 
     def idf(self, term: str) -> float:
         return math.log((self.n_docs + 1) / (self.df.get(term, 0) + 1)) + 1.0
+
+    def idf_many(self, terms: Iterable[str]) -> list[float]:
+        """``[idf(t) for t in terms]`` (the same floats), without a call per term."""
+        dfs = list(map(self.df.get, terms, repeat(0)))
+        n1 = self.n_docs + 1
+        log = math.log
+        by_df = {d: log(n1 / (d + 1)) + 1.0 for d in set(dfs)}    # few distinct df values
+        return list(map(by_df.__getitem__, dfs))
 
     def to_dict(self) -> dict:
         return {"version": FORMAT_VERSION, "n_docs": self.n_docs, "df": self.df}

@@ -38,8 +38,10 @@ from __future__ import annotations
 import logging
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain, repeat
+from operator import add, mul
 from typing import Any
 
 from extraction.document import TEXT, Document
@@ -48,7 +50,7 @@ from extraction.metadata import detect_language
 from .blocks import NAV_LINK_DENSITY, tag_blocks
 from .frequencies import DocumentFrequencies, atomic_write_text
 from .library import Candidate, FeatureLibrary
-from .tokenize import PhraseMatcher, phrase_key, term_tokens, tokenize_surface
+from .tokenize import PhraseMatcher, key_info, phrase_key, surfaces, term_tokens
 from .topic import CATEGORIES, Topic
 
 __all__ = [
@@ -148,7 +150,11 @@ class BlockTerms:
 
 @dataclass
 class PageTerms:
-    """A page analysed into blocks of concept terms (after substitution, §8.8)."""
+    """A page analysed into blocks of concept terms (after substitution, §8.8).
+
+    ``surface`` maps each token key to its first surface form on the page; :meth:`analyse`
+    leaves it to be computed on first access (only the feature library reads it, and only
+    for relevant pages).  It reads and assigns like the plain field it is declared as."""
 
     blocks: list[BlockTerms] = field(default_factory=list)
     language: str | None = None
@@ -170,6 +176,30 @@ class PageTerms:
         for b in self.blocks:
             total.update(b.counts)
         return total
+
+    def _defer_surface(self, units: list[Iterable[str]]) -> None:
+        """Let ``surface`` be computed on first access from the blocks' distinct units (see
+        :func:`~.tokenize.key_info`), in page order."""
+        self.__dict__["_surface_units"] = units
+
+
+def _get_surface(self: PageTerms) -> dict[str, str]:
+    state = self.__dict__
+    units = state.get("_surface_units")
+    if units is not None:                   # deferred by analyse(): compute it now
+        state["_surface"] = surfaces(dict.fromkeys(chain.from_iterable(units)))
+        state.pop("_surface_units", None)
+    return state["_surface"]
+
+
+def _set_surface(self: PageTerms, value: dict[str, str]) -> None:
+    self.__dict__.pop("_surface_units", None)
+    self.__dict__["_surface"] = value
+
+
+# the dataclass field ``surface`` (constructor argument, repr, eq, asdict) read through this
+PageTerms.surface = property(_get_surface, _set_surface,  # type: ignore[assignment]
+                             doc="Token key -> its first surface form on the page.")
 
 
 @dataclass(frozen=True)
@@ -276,14 +306,19 @@ class RelevanceModel:
         html = doc.root if getattr(doc.root, "tag", None) == "html" else None
         language = detect_language(sample[:5000], html.get("lang") if html is not None else None)
         page = PageTerms(language=language, url=url, info={"blocks": len(blocks)})
+        join = vec.matcher.join if vec.matcher else None
+        substitute = vec.template.get if vec.template else None
+        seen: list[Iterable[str]] = []
         for b in blocks:
-            pairs = tokenize_surface(b.content)
-            for key, surf in pairs:
-                page.surface.setdefault(key, surf)
-            keys = vec.matcher.join([k for k, _ in pairs])
-            counts = Counter(vec.template.get(k, k) for k in keys)
-            if counts:
-                page.blocks.append(BlockTerms(b.type, b.weight, counts))
+            keys, distinct = key_info(b.content)
+            if not keys:
+                continue
+            seen.append(distinct)
+            if join is not None:
+                keys = join(keys)
+            counts = Counter(keys if substitute is None else map(substitute, keys, keys))
+            page.blocks.append(BlockTerms(b.type, b.weight, counts))
+        page._defer_surface(seen)      # first surface of each key: computed when first read
         if not page.blocks:
             page.reason = "no indexable words in the page"
         return page
@@ -325,12 +360,12 @@ class RelevanceModel:
         if self.reading == "R1":
             per_type = self._type_vectors(page.blocks, weighted=True)
             if self.normalise == "type":
-                per_type = {bt: _scaled(u, self._type_share(page.blocks, bt) / _norm(u))
-                            for bt, u in per_type.items() if _norm(u) > 0}
+                norms = {bt: _norm(u) for bt, u in per_type.items()}
+                per_type = {bt: _scaled(u, self._type_share(page.blocks, bt) / norms[bt])
+                            for bt, u in per_type.items() if norms[bt] > 0}
             total: dict[str, float] = {}
             for u in per_type.values():
-                for t, x in u.items():
-                    total[t] = total.get(t, 0.0) + x
+                _accumulate(total, u.keys(), u.values())
             score, contrib = self._similarity(total, vec)
             for bt, u in per_type.items():  # split each concept's share by block type
                 by_type[bt] = sum(c * u.get(t, 0.0) / total[t] for t, c in contrib.items())
@@ -370,21 +405,31 @@ class RelevanceModel:
         """Per block type: ``Σ_l f_l·tf_{t,l} · idf_t`` (``weighted``) or ``Σ_l tf_{t,l} ·
         idf_t`` (``f_l`` kept only for Definition-2 weights, as within-type weights)."""
         out: dict[str, dict[str, float]] = {}
-        idf = self.stats.idf
+        use_f = weighted or self.position_weights == "block"
+        sublinear = self.sublinear_tf
+        log = math.log
         for b in blocks:
-            if weighted or self.position_weights == "block":
-                f = self._position_weight(b)
-            else:
-                f = 1.0
+            f = self._position_weight(b) if use_f else 1.0
             if f <= 0:
                 continue
-            u = out.setdefault(b.type, {})
-            for t, tf in b.counts.items():
-                x = (1.0 + math.log(tf)) if self.sublinear_tf else float(tf)
-                u[t] = u.get(t, 0.0) + f * x
-        for u in out.values():
-            for t in u:
-                u[t] *= idf(t)
+            counts = b.counts
+            u = out.get(b.type)
+            if sublinear:
+                if u is None:
+                    out[b.type] = {t: f * (1.0 + log(tf)) for t, tf in counts.items()}
+                else:
+                    get = u.get
+                    for t, tf in counts.items():
+                        u[t] = get(t, 0.0) + f * (1.0 + log(tf))
+            elif u is None:             # 0.0 + x == x: the first block of a type starts it
+                out[b.type] = dict(zip(counts, map(mul, repeat(f), map(float, counts.values()))))
+            else:                       # (a plain loop beats C-level maps on small blocks)
+                get = u.get
+                for t, tf in counts.items():
+                    u[t] = get(t, 0.0) + f * float(tf)
+        idf_many = self.stats.idf_many
+        for bt, u in out.items():
+            out[bt] = dict(zip(u, map(mul, u.values(), idf_many(u))))
         return out
 
     def _similarity(self, u: Mapping[str, float], vec: TopicVector
@@ -392,7 +437,7 @@ class RelevanceModel:
         """(similarity of page vector ``u`` with the topic, contribution of each concept);
         the contributions sum to the similarity."""
         weights = vec.weights
-        hits = {t: x for t, x in u.items() if t in weights and x > 0}
+        hits = {t: u[t] for t in filter(weights.__contains__, u) if u[t] > 0}
         if not hits:
             return 0.0, {}
         if self.similarity == "cosine":
@@ -415,9 +460,16 @@ class RelevanceModel:
         return score, {t: p / score for t, p in parts.items() if p > 0}
 
 
+def _accumulate(acc: dict[str, float], keys: Iterable[str], values: Iterable[float]) -> None:
+    """``acc[t] = acc.get(t, 0.0) + x`` for each (distinct) ``t`` with its ``x``, in order: the
+    same floats and the same key order as that loop, without a bytecode step per term."""
+    keys = list(keys)
+    acc.update(zip(keys, list(map(add, map(acc.get, keys, repeat(0.0)), values))))
+
+
 def _scaled(u: Mapping[str, float], factor: float) -> dict[str, float]:
     return {t: x * factor for t, x in u.items()}
 
 
 def _norm(u: Mapping[str, float]) -> float:
-    return math.sqrt(sum(x * x for x in u.values()))
+    return math.sqrt(sum(map(mul, u.values(), u.values())))

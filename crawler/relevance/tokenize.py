@@ -26,6 +26,12 @@ Multi-word topic terms are matched as phrases by :class:`PhraseMatcher`, which j
 token sequence into one token (``operating system`` -> ``"operat system"``).  Chinese topic
 terms are also added to the segmenter's dictionary (:func:`term_tokens`), so that jieba keeps
 them whole.
+
+Speed (the tokeniser runs on every block of every page): a text without Han characters is cut
+with one ``findall`` of a Han-free word pattern (equivalent there) and each word run is mapped
+through a cached table; short Han-free texts (anchor and navigation texts repeat across the
+pages of a site) are cached whole.  Han text is never cached whole, since adding topic terms
+to the segmenter changes its segmentation.
 """
 from __future__ import annotations
 
@@ -34,13 +40,24 @@ import re
 import threading
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import chain
+from operator import itemgetter
 
 HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _W = rf"[^\W_{HAN_CLASS}]+(?:['’][^\W_{HAN_CLASS}]+)*"
 _RUN = re.compile(rf"(?P<han>[{HAN_CLASS}]+)|(?P<word>{_W}(?:-{_W})*[+#]*)")
 _HAN = re.compile(f"[{HAN_CLASS}]")
 _HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
+_HAN_SPLIT = re.compile(f"([{HAN_CLASS}]+)")
 _VOWELS = frozenset("aeiouy")
+# The word alternative of _RUN for text known to hold no Han character (there the Han exclusion
+# changes nothing).  Possessive quantifiers: every later part of the pattern starts with a
+# character the previous part cannot match and is optional, so backtracking never changes the
+# match; it only costs time.
+_W0 = r"[^\W_]++(?:['’][^\W_]++)*+"
+_WORD_NO_HAN = re.compile(rf"{_W0}(?:-{_W0})*+[+#]*+")
+_CACHE_TEXT_CHARS = 400     # Han-free texts up to this length are cached whole
+_CACHE_TEXTS = 32_768       # ... up to this many of them
 
 EN_STOP = frozenset("""
 a about above after again against all almost also although always am among an and another any
@@ -53,13 +70,13 @@ over own per quite rather same several shall she should since so some still such
 their theirs them themselves then there these they this those though through thus to too under
 until up upon us use used using very via was we well were what when where whether which while who
 whom whose why will with within without would yet you your yours yourself yourselves
-""".split())
+""".split())  # noqa: SIM905
 
 ZH_STOP = frozenset("""
 的 了 是 在 和 与 及 或 等 也 就 都 而 及其 以及 并 并且 之 其 这 那 这个 那个 这些 那些 一个 一些 我 你 他 她 它 我们 你们 他们 她们 它们 自己 什么
 怎么 如何 为 为了 对 对于 从 到 把 被 让 给 向 由 于 上 下 中 内 外 将 已 已经 曾 会 能 可 可以 要 应 应该 还 又 再 很 更 最 没有 没 不 无 非 有 个
 些 每 各 某 啊 吧 呢 吗 嗯 如果 因为 所以 但是 但 然而 虽然 因此 而且 或者 即 即使 以 以及 之一 等等 其中 通过 进行 由于 所 该 此
-""".split())
+""".split())  # noqa: SIM905
 
 log = logging.getLogger(__name__)
 
@@ -138,26 +155,119 @@ def _han(run: str) -> Iterable[tuple[str, str]]:
             yield piece, piece
 
 
+def _unit_pairs(unit: str) -> tuple[tuple[str, str], ...]:
+    """``(key, surface)`` pairs of one unit: a Han piece kept by :func:`_han` (its own key), or
+    a word run (the ``word`` branch of :data:`_RUN`).  Word runs hold no Han character."""
+    if _HAN.search(unit) is not None:
+        return ((unit, unit),)
+    keys = _latin(unit)
+    if len(keys) == 1:
+        return ((keys[0], unit.lower()),)
+    return tuple((k, k) for k in keys)
+
+
+def _unit_keys(unit: str) -> tuple[str, ...]:
+    return (unit,) if _HAN.search(unit) is not None else _latin(unit)
+
+
+# Per-unit tables (plain dicts: a C-level ``map`` over them beats an lru_cache), emptied when
+# they outgrow the bound.  A miss fills in the text's unknown units and looks up again.
+_UNIT_KEYS: dict[str, tuple[str, ...]] = {}
+_UNIT_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {}
+_UNIT_TABLE_MAX = 262_144
+
+
+def _learn(units: list[str]) -> None:
+    missing = set(units).difference(_UNIT_KEYS)
+    if len(_UNIT_KEYS) + len(missing) > _UNIT_TABLE_MAX:
+        _UNIT_KEYS.clear()
+        _UNIT_PAIRS.clear()
+        missing = set(units)
+    for u in missing:
+        _UNIT_PAIRS[u] = _unit_pairs(u)
+        _UNIT_KEYS[u] = _unit_keys(u)
+
+
+def _keys_of(units: list[str]) -> list[str]:
+    """Keys of a list of units, in order."""
+    try:
+        return list(chain.from_iterable(map(_UNIT_KEYS.__getitem__, units)))
+    except KeyError:
+        _learn(units)
+    try:
+        return list(chain.from_iterable(map(_UNIT_KEYS.__getitem__, units)))
+    except KeyError:  # emptied meanwhile by another thread
+        return list(chain.from_iterable(map(_unit_keys, units)))
+
+
+def _pairs_of(units: list[str]) -> list[tuple[str, str]]:
+    """Pairs of a list of units, in order."""
+    try:
+        return list(chain.from_iterable(map(_UNIT_PAIRS.__getitem__, units)))
+    except KeyError:
+        _learn(units)
+    try:
+        return list(chain.from_iterable(map(_UNIT_PAIRS.__getitem__, units)))
+    except KeyError:  # emptied meanwhile by another thread
+        return list(chain.from_iterable(map(_unit_pairs, units)))
+
+
+def units(text: str) -> list[str]:
+    """The text cut into units, in order: word runs and (Han runs segmented by jieba) the Han
+    pieces that give a token.  Without Han characters one ``findall``; with them, Han runs
+    alternate with Han-free stretches (no word run can cross a Han character)."""
+    if _HAN.search(text) is None:
+        return _WORD_NO_HAN.findall(text)
+    out: list[str] = []
+    for i, part in enumerate(_HAN_SPLIT.split(text)):
+        if i % 2:
+            out.extend(piece for piece, _ in _han(part))
+        elif part:
+            out.extend(_WORD_NO_HAN.findall(part))
+    return out
+
+
+def first_pairs(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Key -> its first surface, keys in order of first occurrence: what ``setdefault`` over
+    ``pairs`` builds (the keys placed first, then the pairs applied last to first)."""
+    first = dict.fromkeys(map(itemgetter(0), pairs))
+    first.update(reversed(pairs))
+    return first
+
+
+def surfaces(distinct_units: Iterable[str]) -> dict[str, str]:
+    """Key -> first surface over a text given its distinct units in order of first occurrence
+    (``dict.fromkeys(units(text))``).  The same as ``setdefault`` over all the text's pairs: a
+    unit always gives the same pairs, so a key's first pair is at the first occurrence of the
+    unit that first gives it."""
+    return first_pairs(_pairs_of(list(distinct_units)))
+
+
+@lru_cache(maxsize=_CACHE_TEXTS)
+def _short_info(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    found = _WORD_NO_HAN.findall(text)
+    return tuple(_keys_of(found)), tuple(dict.fromkeys(found))
+
+
+def key_info(text: str) -> tuple[Sequence[str], Iterable[str]]:
+    """``(keys, distinct units)`` of ``text``: :func:`tokenize` and its units in order of first
+    occurrence (for :func:`surfaces`).  Read-only: may come from a cache."""
+    if len(text) <= _CACHE_TEXT_CHARS and _HAN.search(text) is None:
+        return _short_info(text)
+    found = units(text)
+    return _keys_of(found), dict.fromkeys(found)
+
+
 def tokenize_surface(text: str) -> list[tuple[str, str]]:
     """``(key, surface)`` pairs in text order; ``surface`` is the lower-cased original word."""
-    out: list[tuple[str, str]] = []
-    for m in _RUN.finditer(text):
-        han = m.group("han")
-        if han is not None:
-            out.extend(_han(han))
-            continue
-        word = m.group("word")
-        keys = _latin(word)
-        if len(keys) == 1:
-            out.append((keys[0], word.lower()))
-        else:
-            out.extend((k, k) for k in keys)
-    return out
+    return _pairs_of(units(text))
 
 
 def tokenize(text: str) -> list[str]:
     """Token keys of ``text`` in order (see the module docstring)."""
-    return [key for key, _ in tokenize_surface(text)]
+    if len(text) <= _CACHE_TEXT_CHARS and _HAN.search(text) is None:
+        return list(_short_info(text)[0])
+    return _keys_of(units(text))
 
 
 def term_tokens(term: str) -> tuple[str, ...]:
@@ -186,22 +296,32 @@ class PhraseMatcher:
             self._by_first.setdefault(p[0], []).append(p)
         for lst in self._by_first.values():
             lst.sort(key=len, reverse=True)
+        # first token -> ((phrase, length, joined key), ...), longest first
+        self._cands: dict[str, tuple[tuple[tuple[str, ...], int, str], ...]] = {
+            first: tuple((p, len(p), phrase_key(p)) for p in lst)
+            for first, lst in self._by_first.items()}
 
     def __bool__(self) -> bool:
         return bool(self._by_first)
 
     def join(self, tokens: Sequence[str]) -> list[str]:
-        if not self._by_first:
+        cands = self._cands
+        if not isinstance(tokens, (list, tuple)):
+            tokens = list(tokens)
+        if not cands or cands.keys().isdisjoint(tokens):
             return list(tokens)
         out: list[str] = []
-        i, n = 0, len(tokens)
-        while i < n:
-            for p in self._by_first.get(tokens[i], ()):
-                if tuple(tokens[i:i + len(p)]) == p:
-                    out.append(phrase_key(p))
-                    i += len(p)
+        i = 0
+        # only positions holding the first token of a phrase can start one: copy the stretches
+        # between them whole (same greedy left-to-right result as trying every position)
+        for j in [j for j, t in enumerate(tokens) if t in cands]:
+            if j < i:                   # inside a phrase joined just before
+                continue
+            for p, n, key in cands[tokens[j]]:
+                if tuple(tokens[j:j + n]) == p:
+                    out.extend(tokens[i:j])
+                    out.append(key)
+                    i = j + n
                     break
-            else:
-                out.append(tokens[i])
-                i += 1
+        out.extend(tokens[i:])
         return out

@@ -1,0 +1,347 @@
+"""The fast paths of relevance analysis and near-duplicate detection give the results of the
+straightforward implementations they replaced (kept here as references)."""
+from __future__ import annotations
+
+import importlib
+import logging
+import pickle
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from datasketch import MinHash, MinHashLSH
+
+from crawler.dedup import (
+    FORMAT_VERSION,
+    DuplicateIndex,
+    minhash_values,
+    shingle_hashes,
+    shingles,
+)
+from crawler.relevance import DocumentFrequencies, RelevanceModel, Topic, tag_blocks
+from crawler.relevance.blocks import nearest_ancestors, outermost_ancestor, propagate
+from crawler.relevance.tokenize import PhraseMatcher, phrase_key, term_tokens
+from extraction import extract_document, parse
+
+T = importlib.import_module("crawler.relevance.tokenize")   # the module (``tokenize`` is shadowed)
+PAGES = Path(__file__).parent / "pages"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ---------------------------------------------------------------- reference implementations
+def ref_tokenize_surface(text: str) -> list[tuple[str, str]]:
+    """The per-match loop over the combined Han/word pattern."""
+    out = []
+    for m in T._RUN.finditer(text):
+        han = m.group("han")
+        if han is not None:
+            out.extend(T._han(han))
+            continue
+        word = m.group("word")
+        keys = T._latin(word)
+        if len(keys) == 1:
+            out.append((keys[0], word.lower()))
+        else:
+            out.extend((k, k) for k in keys)
+    return out
+
+
+def ref_join(by_first: dict, tokens: list[str]) -> list[str]:
+    out, i, n = [], 0, len(tokens)
+    while i < n:
+        for p in by_first.get(tokens[i], ()):
+            if tuple(tokens[i:i + len(p)]) == p:
+                out.append(phrase_key(p))
+                i += len(p)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+def ref_propagate(doc, mask, outermost=False):
+    """One numpy step per tree level, top down."""
+    order = np.argsort(doc.depth, kind="stable")
+    bounds = np.searchsorted(doc.depth[order], np.arange(int(doc.depth.max()) + 2))
+    res = np.full(doc.size, -1, dtype=np.int64)
+    for d in range(len(bounds) - 1):
+        idx = order[bounds[d]:bounds[d + 1]]
+        par = doc.parent[idx]
+        inherited = np.where(par >= 0, res[np.maximum(par, 0)], -1)
+        own = np.where(mask[idx], idx, -1)
+        res[idx] = (np.where(inherited >= 0, inherited, own) if outermost
+                    else np.where(own >= 0, own, inherited))
+    return res
+
+
+TEXTS = [
+    "", "   ", "The computers were programmed", "C++ and C# in 1985, a x", "e-mail x-ray's it’s",
+    "Don't stop—the 'quoted' words, under_scores and naïve café façades ﬁnally",
+    "三峡水利枢纽工程位于湖北省宜昌市境内的长江西陵峡段", "Python编程语言和C++的比较 e-mail 工程师",
+    "İstanbul ΣΊΣΥΦΟΣ straße １２３ ² ³ Ⅻ", "a-b-c-d A-B's rock'n'roll #hash +plus C#+ ++",
+    "word " * 150 + "processes releasing running viruses",     # beyond the short-text cache
+]
+
+
+def random_texts(n: int, seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    alphabet = (list("abcXYZ -'’_+#0123 .,;三峡工程的了éßİ\u00e9\u0301ﬁ\u3400\uf900")
+                + ["C++", "e-mail", "it's", "ies", "ing", " the ", "中国", "running", "A-B", "'s"])
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60))) for _ in range(n)]
+
+
+# ---------------------------------------------------------------- tokeniser
+@pytest.mark.parametrize("text", TEXTS + random_texts(300))
+def test_tokenize_matches_the_reference(text):
+    expected = ref_tokenize_surface(text)
+    for _ in range(2):                      # second round: from the caches
+        assert T.tokenize_surface(text) == expected
+        assert T.tokenize(text) == [k for k, _ in expected]
+        keys, distinct = T.key_info(text)
+        assert list(keys) == [k for k, _ in expected]
+        first: dict[str, str] = {}
+        for k, s in expected:
+            first.setdefault(k, s)
+        assert list(T.surfaces(distinct).items()) == list(first.items())
+
+
+def test_tokenize_returns_fresh_lists():
+    a = T.tokenize("Science museum")
+    a.append("mutated")
+    assert T.tokenize("Science museum") == ["scienc", "museum"]
+    pairs = T.tokenize_surface("Science museum")
+    pairs.clear()
+    assert T.tokenize_surface("Science museum") == [("scienc", "science"), ("museum", "museum")]
+
+
+def test_unit_tables_are_bounded(monkeypatch):
+    monkeypatch.setattr(T, "_UNIT_TABLE_MAX", 10)
+    words = " ".join(f"word{i}x" for i in range(40)) + " " + "long " * 100
+    assert T.tokenize(words) == [k for k, _ in ref_tokenize_surface(words)]
+    assert len(T._UNIT_KEYS) <= 10 + 41
+
+
+def test_phrase_matcher_matches_the_reference():
+    rng = random.Random(5)
+    vocab = ["a", "b", "c", "d", "e"]
+    phrases = [tuple(rng.choice(vocab) for _ in range(rng.randint(2, 4))) for _ in range(6)]
+    m = PhraseMatcher(phrases)
+    for _ in range(500):
+        tokens = [rng.choice(vocab) for _ in range(rng.randint(0, 30))]
+        assert m.join(tokens) == ref_join(m._by_first, tokens)
+        assert m.join(tuple(tokens)) == ref_join(m._by_first, tokens)
+    assert PhraseMatcher([]).join(("x", "y")) == ["x", "y"]
+
+
+def test_phrase_matcher_joins_topic_terms():
+    m = PhraseMatcher([term_tokens("operating system"), term_tokens("operating system kernel")])
+    assert m.join(T.tokenize("The operating system kernel and the operating system")) == \
+        ["operat system kernel", "operat system"]
+
+
+# ---------------------------------------------------------------- blocks
+def random_html(rng: random.Random, depth: int = 0) -> str:
+    tags = ["div", "p", "a", "b", "span", "ul", "li", "nav", "h2", "table", "td", "tr", "em"]
+    out = []
+    for _ in range(rng.randint(0, 4 if depth < 7 else 0)):
+        if rng.random() < 0.4:
+            out.append(f"word{rng.randint(0, 9)} ")
+        else:
+            t = rng.choice(tags)
+            out.append(f"<{t}>{random_html(rng, depth + 1)}</{t}>")
+    return "".join(out)
+
+
+def test_ancestor_propagation_matches_the_level_by_level_reference():
+    rng = random.Random(1)
+    docs = [parse(f"<html><body>{random_html(rng)}x</body></html>") for _ in range(60)]
+    docs += [parse(p.read_bytes()) for p in sorted(PAGES.glob("*.html"))]
+    for doc in docs:
+        for p in (0.0, 0.1, 0.5, 1.0):
+            masks = np.array([[rng.random() < p for _ in range(doc.size)] for _ in range(3)])
+            near = nearest_ancestors(doc, masks)
+            for row, mask in zip(near, masks):
+                assert np.array_equal(row, ref_propagate(doc, mask))
+                assert np.array_equal(propagate(doc, mask), ref_propagate(doc, mask))
+                assert np.array_equal(outermost_ancestor(doc, mask),
+                                      ref_propagate(doc, mask, outermost=True))
+
+
+def test_tag_blocks_groups_every_text_node_once():
+    doc = parse((PAGES / "article-en.html").read_bytes())
+    text = extract_document(doc, method="e1").text
+    blocks = tag_blocks(doc, text)
+    nodes = [i for b in blocks for i in b.nodes]
+    assert sorted(nodes) == list(np.flatnonzero(doc.kind == 1))
+    assert [b.nodes[0] for b in blocks] == sorted(b.nodes[0] for b in blocks)
+    assert sum(b.weight for b in blocks) == pytest.approx(1.0)
+    for b in blocks:
+        assert all(b.root <= i < doc.end[b.root] for i in b.nodes)
+
+
+# ---------------------------------------------------------------- model
+def test_analyse_matches_a_per_token_reference():
+    topic = Topic(name="t", terms=("operating system", "computer", "memory", "工程"),
+                  synonyms={"computer": ("computing machine",)})
+    model = RelevanceModel(topic, DocumentFrequencies())
+    vec = model.vector
+    for path in sorted(PAGES.glob("*.html")):
+        doc = parse(path.read_bytes())
+        text = extract_document(doc, method="e1").text
+        page = model.analyse(doc, text)
+        surface: dict[str, str] = {}
+        expected = []
+        for b in tag_blocks(doc, text):
+            pairs = ref_tokenize_surface(b.content)
+            for k, s in pairs:
+                surface.setdefault(k, s)
+            keys = ref_join(vec.matcher._by_first, [k for k, _ in pairs])
+            counts = Counter(vec.template.get(k, k) for k in keys)
+            if counts:
+                expected.append((b.type, b.weight, list(counts.items())))
+        assert [(b.type, b.weight, list(b.counts.items())) for b in page.blocks] == expected
+        assert list(page.surface.items()) == list(surface.items())
+
+
+def test_page_surface_reads_and_assigns_like_a_field():
+    from crawler.relevance.model import PageTerms
+
+    assert PageTerms().surface == {}
+    page = PageTerms(surface={"comput": "computing"})
+    assert page.surface == {"comput": "computing"} and "surface={'comput'" in repr(page)
+    lazy = PageTerms()
+    lazy._defer_surface([T.key_info("Computers compute")[1], T.key_info("computer")[1]])
+    copied = pickle.loads(pickle.dumps(lazy))
+    assert lazy.surface == copied.surface == {"computer": "computers", "comput": "compute"}
+    assert lazy == PageTerms(surface={"computer": "computers", "comput": "compute"})
+    lazy.surface = {"x": "y"}
+    assert lazy.surface == {"x": "y"}
+
+
+def test_idf_many_and_add_match_the_per_term_forms():
+    stats = DocumentFrequencies()
+    for terms in (["a", "b"], ["b", "c", "c"], ["b"]):
+        stats.add(terms)
+    assert stats.df == {"a": 1, "b": 3, "c": 1}
+    terms = ["a", "b", "c", "zz"]
+    assert stats.idf_many(terms) == [stats.idf(t) for t in terms]
+
+
+# ---------------------------------------------------------------- dedup
+ARTICLE = " ".join(
+    f"Sentence {i} tells how the river valley formed over {i * 3} thousand years while "
+    f"glaciers carved the rock and rivers carried sediment towards the sea." for i in range(60))
+OTHER = " ".join(
+    f"Recipe step {i}: whisk {i} eggs with sugar, fold in the flour gently and bake the "
+    f"cake until golden brown on top." for i in range(60))
+
+
+def printer_copy(text: str) -> str:
+    words = text.split()
+    for i in range(0, len(words), 200):     # a few small edits
+        words[i] = words[i].upper() + "!"
+    return "Print this page. " + " ".join(words) + " Printed from example.org"
+
+
+def test_printer_copy_is_a_near_duplicate_and_unrelated_text_is_not():
+    index = DuplicateIndex()
+    kind, _, m = index.check("http://a/article", ARTICLE)
+    assert kind is None and m is not None
+    index.add("http://a/article", ARTICLE, m)
+    assert index.check("http://a/article?print=1", printer_copy(ARTICLE))[:2] == \
+        ("near", "http://a/article")
+    assert index.check("http://a/recipe", OTHER)[:2] == (None, None)
+    assert index.check("http://b/copy", "  " + ARTICLE.replace(" ", "\n"))[:2] == \
+        ("exact", "http://a/article")
+    assert index.check("http://a/article", "anything")[:2] == ("url", "http://a/article")
+
+
+def test_minhash_estimates_the_shingle_jaccard():
+    a, b = ARTICLE, printer_copy(ARTICLE)
+    sa, sb = shingles(a), shingles(b)
+    exact = len(sa & sb) / len(sa | sb)
+    index = DuplicateIndex(num_perm=256)
+    assert index._minhash(a).jaccard(index._minhash(b)) == pytest.approx(exact, abs=0.08)
+    assert index._minhash(a).jaccard(index._minhash(OTHER)) < 0.1
+
+
+def test_shingle_hashes_one_per_shingle_position():
+    assert len(shingle_hashes(ARTICLE)) == len(ARTICLE.split()) - 4     # no punctuation runs
+    assert len(set(shingle_hashes(ARTICLE).tolist())) == len(shingles(ARTICLE))
+    assert len(shingle_hashes("two words")) == 1 and len(shingle_hashes(" ,; ")) == 0
+    assert len(set(shingle_hashes("a b c d e").tolist()) | set(shingle_hashes("a b c d").tolist())) == 2
+    zh = "三峡水利枢纽工程位于湖北省宜昌市境内的长江西陵峡段" * 20
+    assert len(set(shingle_hashes(zh).tolist())) == len(shingles(zh))
+
+
+def test_shingle_hashes_are_stable_across_processes():
+    code = ("from crawler.dedup import shingle_hashes; "
+            "print(shingle_hashes('The quick brown fox jumps over the lazy dog').tolist())")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           cwd=ROOT, env={"PYTHONHASHSEED": seed, "PATH": ""},
+                           check=True).stdout for seed in ("1", "2")}
+    assert len(outs) == 1
+    assert outs.pop().strip() == str(shingle_hashes(
+        "The quick brown fox jumps over the lazy dog").tolist())
+
+
+@pytest.mark.parametrize("scheme", ["affine32", "legacy"])
+def test_vectorised_minhash_is_datasketchs_update_batch(scheme):
+    try:
+        template = MinHash(num_perm=64, seed=1, scheme=scheme)
+        reference = MinHash(num_perm=64, seed=1, hashfunc=lambda x: x, scheme=scheme)
+    except TypeError:       # datasketch < 2: the legacy rule only
+        if scheme != "legacy":
+            pytest.skip("datasketch without schemes")
+        template = MinHash(num_perm=64, seed=1)
+        reference = MinHash(num_perm=64, seed=1, hashfunc=lambda x: x)
+    hv = shingle_hashes(ARTICLE)
+    reference.update_batch(hv.tolist())
+    values = minhash_values(hv, template)
+    assert values.dtype == reference.hashvalues.dtype
+    assert np.array_equal(values, reference.hashvalues)
+
+
+def test_index_round_trip(tmp_path):
+    index = DuplicateIndex()
+    index.add("http://a/article", ARTICLE)
+    index.save(tmp_path / "dedup.pickle")
+    with open(tmp_path / "dedup.pickle", "rb") as fh:
+        assert pickle.load(fh)["version"] == FORMAT_VERSION == 2
+    again = DuplicateIndex.load(tmp_path / "dedup.pickle")
+    assert again.check("http://x/print", printer_copy(ARTICLE))[:2] == ("near", "http://a/article")
+    assert DuplicateIndex.load(tmp_path / "missing.pickle").urls == {}
+
+
+def test_version_1_index_keeps_urls_and_hashes_and_restarts_the_lsh(tmp_path, caplog):
+    from crawler.dedup import text_sha1
+
+    old_lsh = MinHashLSH(threshold=0.85, num_perm=64)
+    m = MinHash(num_perm=64, seed=1)
+    m.update_batch(list(shingles(ARTICLE)))
+    old_lsh.insert("http://a/article", m)
+    with open(tmp_path / "dedup.pickle", "wb") as fh:
+        pickle.dump({"version": 1, "threshold": 0.85, "num_perm": 64,
+                     "urls": {"http://a/article": "http://a/article"},
+                     "hashes": {text_sha1(ARTICLE): "http://a/article"}, "lsh": old_lsh}, fh)
+    with caplog.at_level(logging.WARNING, logger="crawler.dedup"):
+        index = DuplicateIndex.load(tmp_path / "dedup.pickle")
+    assert "version 1" in caplog.text
+    assert index.check("http://a/article", "x")[0] == "url"
+    assert index.check("http://b/same", ARTICLE)[:2] == ("exact", "http://a/article")
+    assert index.check("http://a/print", printer_copy(ARTICLE))[0] is None   # LSH restarted
+    index.add("http://a/print", printer_copy(ARTICLE))
+    assert index.check("http://c/other", printer_copy(ARTICLE) + " x")[0] == "near"
+
+
+def test_unknown_index_version_gives_a_fresh_index(tmp_path, caplog):
+    with open(tmp_path / "dedup.pickle", "wb") as fh:
+        pickle.dump({"version": 99, "urls": {"u": "u"}}, fh)
+    with caplog.at_level(logging.WARNING, logger="crawler.dedup"):
+        index = DuplicateIndex.load(tmp_path / "dedup.pickle")
+    assert "version 99" in caplog.text and index.urls == {}
