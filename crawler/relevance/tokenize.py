@@ -183,9 +183,15 @@ def _learn(units: list[str]) -> None:
         _UNIT_KEYS.clear()
         _UNIT_PAIRS.clear()
         missing = set(units)
-    for u in missing:
-        _UNIT_PAIRS[u] = _unit_pairs(u)
-        _UNIT_KEYS[u] = _unit_keys(u)
+    for u in missing:                       # _unit_keys and _unit_pairs in one go
+        if _HAN.search(u) is None:
+            keys = _latin(u)
+            _UNIT_PAIRS[u] = ((keys[0], u.lower()),) if len(keys) == 1 else \
+                tuple((k, k) for k in keys)
+        else:
+            keys = (u,)
+            _UNIT_PAIRS[u] = ((u, u),)
+        _UNIT_KEYS[u] = keys
 
 
 def _keys_of(units: list[str]) -> list[str]:
