@@ -23,12 +23,10 @@ import ipaddress
 import json
 import os
 import re
-import tempfile
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
-from pathlib import Path
 from typing import Any, Callable, Sequence
 from urllib.parse import unquote
 
@@ -36,7 +34,10 @@ import Levenshtein
 import numpy as np
 import tldextract
 from rapidfuzz.distance import Levenshtein as _RFLevenshtein
-from rapidfuzz.process import cdist as _cdist, cpdist as _cpdist
+from rapidfuzz.process import cdist as _cdist
+from rapidfuzz.process import cpdist as _cpdist
+
+from .relevance.frequencies import atomic_write_text
 
 K_DEFAULT = 10        # [DEFAULT] largest directory depth that carries a weight
 W_F = 0.1             # [DEFAULT] file-name weight (the source: "given from experience")
@@ -983,22 +984,7 @@ class WeightTuner:
     def save(self, path: str | os.PathLike) -> None:
         """Write the state as JSON atomically (temporary file in the same folder, then
         ``os.replace``)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        try:
-            os.fchmod(fd, 0o644)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.to_dict(), fh, ensure_ascii=False)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
+        atomic_write_text(path, json.dumps(self.to_dict(), ensure_ascii=False))
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "WeightTuner":

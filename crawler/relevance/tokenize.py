@@ -38,7 +38,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
@@ -194,28 +194,26 @@ def _learn(units: list[str]) -> None:
         _UNIT_KEYS[u] = keys
 
 
-def _keys_of(units: list[str]) -> list[str]:
-    """Keys of a list of units, in order."""
+def _lookup(units: list[str], table: dict, compute: Callable[[str], tuple]) -> list:
+    """``table``'s entries for ``units``, in order, learning the missing units first."""
     try:
-        return list(chain.from_iterable(map(_UNIT_KEYS.__getitem__, units)))
+        return list(chain.from_iterable(map(table.__getitem__, units)))
     except KeyError:
         _learn(units)
     try:
-        return list(chain.from_iterable(map(_UNIT_KEYS.__getitem__, units)))
+        return list(chain.from_iterable(map(table.__getitem__, units)))
     except KeyError:  # emptied meanwhile by another thread
-        return list(chain.from_iterable(map(_unit_keys, units)))
+        return list(chain.from_iterable(map(compute, units)))
+
+
+def _keys_of(units: list[str]) -> list[str]:
+    """Keys of a list of units, in order."""
+    return _lookup(units, _UNIT_KEYS, _unit_keys)
 
 
 def _pairs_of(units: list[str]) -> list[tuple[str, str]]:
     """Pairs of a list of units, in order."""
-    try:
-        return list(chain.from_iterable(map(_UNIT_PAIRS.__getitem__, units)))
-    except KeyError:
-        _learn(units)
-    try:
-        return list(chain.from_iterable(map(_UNIT_PAIRS.__getitem__, units)))
-    except KeyError:  # emptied meanwhile by another thread
-        return list(chain.from_iterable(map(_unit_pairs, units)))
+    return _lookup(units, _UNIT_PAIRS, _unit_pairs)
 
 
 def units(text: str) -> list[str]:
