@@ -26,26 +26,33 @@ class TreeEnsemble:
     def decision(self, x: np.ndarray) -> np.ndarray:
         """Raw additive score per row: every tree walked for every row at once.
 
-        Node arrays are flattened over trees and leaves loop onto themselves, so each step is
-        a handful of ``take`` calls over (rows x trees) indices.
+        Node arrays are flattened over trees and leaves loop onto themselves.  Each step
+        advances the (row, tree) walks that have not reached a leaf yet, a handful of ``take``
+        calls over them; most walks end well before the deepest leaf.
         """
         x = np.ascontiguousarray(x, dtype=np.float64)
         rows, n_trees = x.shape[0], self.feature.shape[0]
         if rows == 0:
             return np.zeros(0)
-        flat = self._flat()
+        feature, threshold, left, right, leaf = self._flat()
         width = self.feature.shape[1]
         x = np.where(np.isnan(x), np.inf, x) if np.isnan(x).any() else x
         xflat = x.ravel()
-        row_base = (np.arange(rows) * x.shape[1])[:, None]
-        idx = np.broadcast_to(np.arange(n_trees, dtype=np.int64) * width, (rows, n_trees)).copy()
-        feature, threshold, left, right = flat
+        node = np.tile(np.arange(n_trees, dtype=np.int64) * width, rows)   # row-major walks
+        base = np.repeat(np.arange(rows, dtype=np.int64) * x.shape[1], n_trees)
+        walk = np.arange(rows * n_trees)
+        cur = node
         for _ in range(self.depth):
-            go_left = xflat.take(row_base + feature.take(idx)) <= threshold.take(idx)
-            idx = np.where(go_left, left.take(idx), right.take(idx))
-        return self.baseline + self.value.ravel().take(idx).sum(axis=1)
+            go_left = xflat.take(base + feature.take(cur)) <= threshold.take(cur)
+            cur = np.where(go_left, left.take(cur), right.take(cur))
+            node[walk] = cur
+            going = ~leaf.take(cur)
+            if not going.any():
+                break
+            cur, base, walk = cur[going], base[going], walk[going]
+        return self.baseline + self.value.ravel().take(node).reshape(rows, n_trees).sum(axis=1)
 
-    def _flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _flat(self) -> tuple[np.ndarray, ...]:
         cached = getattr(self, "_flat_cache", None)
         if cached is None:
             n_trees, width = self.feature.shape
@@ -55,7 +62,8 @@ class TreeEnsemble:
             left = np.where(self.leaf, own, base + self.left).ravel()
             right = np.where(self.leaf, own, base + self.right).ravel()
             threshold = np.where(self.leaf, np.inf, self.threshold).ravel()
-            cached = (self.feature.ravel().astype(np.int64), threshold, left, right)
+            cached = (self.feature.ravel().astype(np.int64), threshold, left, right,
+                      self.leaf.ravel())
             self._flat_cache = cached
         return cached
 
