@@ -49,3 +49,14 @@ def test_auto_quality_on_dev_splits(extraction_data, name, floor):
     pred = {p.id: extract(p.html(), p.url).text for p in ds.pages}
     result = score({p.id: p.gold for p in ds.pages}, pred)
     assert result.f1 >= floor, result.line()
+
+
+@pytest.mark.shared
+def test_head_title_is_metadata_not_main_text(extraction_data):
+    # dragnet-dev dn329: before the head was excluded, auto's text began with the <title>
+    # ("... With Guns - Slashdot"); the title belongs in result.title only
+    page = next(p for p in load("dragnet-dev").pages if p.id == "dn329")
+    result = extract(page.html(), page.url, method="auto")
+    assert result.title.endswith("- Slashdot")
+    assert "- Slashdot" not in result.text
+    assert result.text.strip()

@@ -3,7 +3,8 @@
 Blocks and features come from :mod:`extraction.features` (text statistics, markup context,
 class/id hints, neighbours, and the votes of E1 and E2); a gradient-boosted tree ensemble
 trained by ``python -m extraction train auto`` on the training splits gives each block a
-probability of being main content.  Language-independent: lengths are in characters and the
+probability of being main content.  Text of the document's ``head`` (the ``<title>``) is never
+main text: it is the result's title.  Language-independent: lengths are in characters and the
 punctuation sets include CJK marks.
 """
 from __future__ import annotations
@@ -46,7 +47,11 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     chosen = prob >= cut
     if not chosen.any():
         return empty("no block looks like main content", best_probability=float(prob.max()))
-    keep = np.isin(table.owner, table.ids[chosen]) & (doc.kind == TEXT)
+    # the head's text (<title>) is metadata, returned as the title, never main text
+    keep = np.isin(table.owner, table.ids[chosen]) & (doc.kind == TEXT) & ~doc.inside(("head",))
+    if not keep.any():
+        return empty("only the page's head looks like main content",
+                     best_probability=float(prob.max()))
     text = doc.text_of(keep)
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
     confidence = float((prob[chosen] * length[chosen]).sum() / max(length[chosen].sum(), 1))
