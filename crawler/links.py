@@ -74,6 +74,26 @@ def crawlable(url: str) -> str | None:
     return None
 
 
+def base_key(base: str) -> str:
+    """What of ``base`` a reference with a path depends on when resolved (RFC 3986 merge):
+    scheme, authority and the path up to its last ``/``; query and fragment dropped."""
+    parts = urlsplit(base)
+    path = parts.path
+    return f"{parts.scheme}://{parts.netloc}{path[:path.rfind('/') + 1] or '/'}"
+
+
+@lru_cache(maxsize=1 << 17)
+def resolve(base: str, href: str) -> str | None:
+    """The canonical crawlable URL of ``href`` on a page at ``base``, or None.  Cached:
+    pages of one directory share their navigation links (call it with :func:`base_key` of
+    the page URL for any non-empty ``href`` that does not start with ``?``)."""
+    try:
+        url = canonical(safe_url_string(urljoin(base, href)))
+    except ValueError:
+        return None
+    return None if crawlable(url) else url
+
+
 def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None = None
                   ) -> list[Link]:
     """All crawlable links of ``doc`` (one per canonical URL, in document order)."""
@@ -91,6 +111,7 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
     contexts: dict[int, str] = {}
     found: dict[str, Link] = {}
     kinds, texts_of, ends = doc.kind.tolist(), doc.texts, doc.end.tolist()
+    directory = base_key(base)
 
     def text_in(start: int, stop: int, limit: int) -> str:
         out, size = [], 0
@@ -111,12 +132,8 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
         if href.startswith("#") or href[:11].lower().startswith(("javascript:", "mailto:",
                                                                    "data:", "tel:", "file:")):
             continue
-        try:
-            absolute = safe_url_string(urljoin(base, href))
-            url = canonical(absolute)
-        except ValueError:
-            continue
-        if crawlable(url):
+        url = resolve(directory if href and href[0] != "?" else base, href)
+        if url is None:
             continue
         end = ends[i]
         anchor = text_in(i + 1, end, 1000) or (el.get("title") or "").strip()
