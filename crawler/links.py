@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin, urlparse, urlsplit
 
 import numpy as np
 from scrapy.linkextractors import IGNORED_EXTENSIONS
@@ -82,11 +82,19 @@ def base_key(base: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{path[:path.rfind('/') + 1] or '/'}"
 
 
+@lru_cache(maxsize=1 << 16)
+def keeps_base_path(href: str) -> bool:
+    """True when ``href`` has no path of its own (``""``, ``"?q"``, ``"//"``, ``"http:"``), so
+    that resolving it keeps the base URL's own path rather than its directory."""
+    parts = urlparse(href)
+    return not parts.path and not parts.params
+
+
 @lru_cache(maxsize=1 << 17)
 def resolve(base: str, href: str) -> str | None:
     """The canonical crawlable URL of ``href`` on a page at ``base``, or None.  Cached:
     pages of one directory share their navigation links (call it with :func:`base_key` of
-    the page URL for any non-empty ``href`` that does not start with ``?``)."""
+    the page URL for any ``href`` with a path of its own, see :func:`keeps_base_path`)."""
     try:
         url = canonical(safe_url_string(urljoin(base, href)))
     except ValueError:
@@ -132,7 +140,7 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
         if href.startswith("#") or href[:11].lower().startswith(("javascript:", "mailto:",
                                                                    "data:", "tel:", "file:")):
             continue
-        url = resolve(directory if href and href[0] != "?" else base, href)
+        url = resolve(base if keeps_base_path(href) else directory, href)
         if url is None:
             continue
         end = ends[i]
