@@ -1,6 +1,7 @@
 """Unit tests of the crawler's own modules: links, traps, corpus shards, crawl log, frontier,
 online link model, link scoring."""
 import json
+from urllib.parse import urljoin
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from crawler.corpus import ShardWriter
 from crawler.crawl_log import CrawlLog
 from crawler.frontier import PriorityDupeFilter
 from crawler.link_scoring import LinkScorer, priority_of
-from crawler.links import Link, canonical, crawlable, extract_links
+from crawler.links import Link, base_key, canonical, crawlable, extract_links, keeps_base_path
 from crawler.online import OnlineLogistic
 from crawler.traps import TrapDetector, repeated_segments, template
 from extraction import extract, parse
@@ -159,10 +160,6 @@ _SEGMENT = st.text(alphabet="ab./;:?#%7E~=", min_size=0, max_size=6)
 def test_links_resolve_against_the_base_directory_like_urljoin(host, path, query, href):
     # extract_links caches resolution per (base directory, href): for any href with a path
     # of its own, the page's file name, query and fragment do not matter
-    from urllib.parse import urljoin
-
-    from crawler.links import base_key, keeps_base_path
-
     base = f"{host}/{path}{query}"
     key = base if keeps_base_path(href) else base_key(base)
     assert urljoin(key, href) == urljoin(base, href)
