@@ -127,7 +127,7 @@ class Document:
 
     def inside(self, tags: Iterable[str], include_self: bool = True) -> np.ndarray:
         """Mask of nodes inside (or at) an element with one of ``tags``."""
-        return self.covered(np.isin(self.tag, tag_codes(tags)), include_self)
+        return self.covered(self.is_tag(tags), include_self)
 
     def covered(self, mask: np.ndarray, include_self: bool = True) -> np.ndarray:
         """Mask of nodes inside (or at) a node of ``mask``."""
@@ -140,8 +140,11 @@ class Document:
 
     def is_tag(self, tags: Iterable[str] | str) -> np.ndarray:
         if isinstance(tags, str):
-            tags = (tags,)
-        return np.isin(self.tag, tag_codes(tags))
+            return self.tag == _TAG_CODES.get(tags, -1)
+        codes = tag_codes(tags)
+        lookup = np.zeros(max(int(codes.max(initial=0)), len(_TAG_CODES)) + 1, dtype=bool)
+        lookup[codes] = True
+        return lookup[self.tag]
 
     @cached_property
     def stats(self) -> "NodeStats":  # noqa: F821  (imported lazily: stats imports document)
@@ -188,10 +191,23 @@ def _strip_deep_nesting(html: str) -> str:
     return pattern.sub(" ", html)
 
 
-def _parse_tree(html: str) -> etree._Element | None:
+# ASCII control characters (other than tab, LF, CR) become spaces; in UTF-8 those bytes only
+# ever encode themselves
+_CONTROL_BYTES = bytes.maketrans(bytes(range(32)) + b"\x7f",
+                                 b" " * 9 + b"\t\n" + b" " * 2 + b"\r" + b" " * 18 + b" ")
+
+
+def _fromstring(html: str) -> tuple[etree._Element | None, etree._ListErrorLog]:
+    """The tree and the parser's error log.  The text goes to libxml2 as UTF-8 bytes, which
+    it parses faster than a Python str; the declared encoding overrides any in the page."""
     parser = etree.HTMLParser(recover=True, no_network=True, huge_tree=True,
-                              remove_comments=True, remove_pis=True)
-    root = etree.fromstring(html, parser)
+                              remove_comments=True, remove_pis=True, encoding="utf-8")
+    root = etree.fromstring(html.encode("utf-8", "replace").translate(_CONTROL_BYTES), parser)
+    return root, parser.error_log
+
+
+def _parse_tree(html: str) -> etree._Element | None:
+    root, errors = _fromstring(html)
     title = root.find("head/title") if root is not None else None
     if title is not None and title.text and len(title.text) > 1000 and "<body" in title.text:
         # an unclosed <title> swallowed the page (RCDATA runs to the end): close it at the
@@ -199,11 +215,11 @@ def _parse_tree(html: str) -> etree._Element | None:
         head, sep, rest = html.partition("<title")
         close = rest.find("<", rest.find(">") + 1)
         if sep and close > 0:
-            root = etree.fromstring(head + sep + rest[:close] + "</title>" + rest[close:], parser)
-    if any("depth" in str(e.message).lower() for e in parser.error_log):
+            root, errors = _fromstring(head + sep + rest[:close] + "</title>" + rest[close:])
+    if any("depth" in str(e.message).lower() for e in errors):
         # libxml2 stops the document at its depth limit: text after the runaway nesting would
         # be lost.  Parse once more without the runaway tags.
-        again = etree.fromstring(_strip_deep_nesting(html), parser)
+        again, _ = _fromstring(_strip_deep_nesting(html))
         root = again if again is not None else root
     return root
 
@@ -232,7 +248,6 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     bad = len(_CONTROL.findall(sample)) + sample.count("\ufffd")
     if bad > 0.1 * len(sample):
         raise ParseError("binary data, not HTML")
-    html = _CONTROL.sub(" ", html)
     html = _XML_DECL.sub("", html[:4096], count=1) + html[4096:]
     root = _parse_tree(html)
     if root is None:

@@ -55,13 +55,23 @@ class BlockTable:
     text_mask: np.ndarray    # per node: text node that belongs to some block
 
 
+def _hint_pattern(substrings: tuple[str, ...], words: frozenset[str] = frozenset()) -> re.Pattern:
+    """Any of ``substrings`` anywhere, or any of ``words`` as a whole word (of _WORD_SPLIT)."""
+    parts = [re.escape(k) for k in substrings]
+    if words:
+        parts.append(r"(?<![a-z0-9\u4e00-\u9fff])(?:%s)(?![a-z0-9\u4e00-\u9fff])"
+                     % "|".join(map(re.escape, sorted(words))))
+    return re.compile("|".join(parts))
+
+
+_HINT_PATTERNS = (_hint_pattern(NEGATIVE, NEGATIVE_WORDS), _hint_pattern(POSITIVE, POSITIVE_WORDS),
+                  _hint_pattern(COMMENT))
+
+
 @lru_cache(maxsize=65536)
 def _hint_flags(hint: str) -> tuple[bool, bool, bool]:
     hint = hint.lower()
-    words = set(_WORD_SPLIT.split(hint))
-    return (any(k in hint for k in NEGATIVE) or not words.isdisjoint(NEGATIVE_WORDS),
-            any(k in hint for k in POSITIVE) or not words.isdisjoint(POSITIVE_WORDS),
-            any(k in hint for k in COMMENT))
+    return tuple(pattern.search(hint) is not None for pattern in _HINT_PATTERNS)
 
 
 def _hint_masks(doc: Document) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,14 +1,25 @@
 """Gradient-boosted trees as plain arrays: export from scikit-learn, predict with numpy.
 
 Shipping arrays instead of a pickle keeps the model file small, readable by any numpy and
-independent of the scikit-learn version; prediction walks all trees for all rows at once.
+independent of the scikit-learn version.  Prediction evaluates every split of every tree for all
+rows at once and finds each tree's exit leaf with bit masks over its leaves (the QuickScorer
+idea: a false split test removes the leaves of its left subtree; the exit leaf is the leftmost
+one left), so the work is a few whole-array operations with no per-step masking.  Trees with
+more than 16 leaves fall back to walking the trees level by level.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
+
+
+_CHUNK = 2048   # rows per batch: bounds the (splits x trees x rows) work arrays
+# index of the lowest set bit of every 16-bit mask (the leftmost leaf still reachable)
+_LOWEST_BIT = np.zeros(1 << 16, dtype=np.int64)
+_LOWEST_BIT[1:] = np.log2(np.arange(1, 1 << 16) & -np.arange(1, 1 << 16)).astype(np.int64)
 
 
 @dataclass
@@ -24,7 +35,70 @@ class TreeEnsemble:
     depth: int
 
     def decision(self, x: np.ndarray) -> np.ndarray:
-        """Raw additive score per row: every tree walked for every row at once.
+        """Raw additive score per row (the sum of the trees' leaf values plus the baseline)."""
+        x = np.asarray(x)
+        if x.dtype not in (np.float32, np.float64):
+            x = x.astype(np.float64)
+        if x.shape[0] == 0:
+            return np.zeros(0)
+        if np.isnan(x).any():   # trained without missing values: NaN goes right, like +inf
+            x = np.where(np.isnan(x), np.inf, x)
+        if self._masks is None:
+            return self._walk(x)
+        return np.concatenate([self._exit_leaves(x[i:i + _CHUNK])
+                               for i in range(0, x.shape[0], _CHUNK)])
+
+    def _exit_leaves(self, x: np.ndarray) -> np.ndarray:
+        feature, thr64, thr32, clears, values, splits = self._masks
+        n_trees = self.feature.shape[0]
+        cols = np.ascontiguousarray(x.T).take(feature, axis=0)  # (splits*trees, rows)
+        right = cols > (thr32 if x.dtype == np.float32 else thr64)
+        cleared = np.bitwise_or.reduce((clears * right).reshape(splits, n_trees, -1), axis=0)
+        leaf = _LOWEST_BIT.take(~cleared)                        # (trees, rows)
+        offsets = (np.arange(n_trees) * values.shape[1])[:, None]
+        return self.baseline + values.ravel().take(leaf + offsets).sum(axis=0)
+
+    @cached_property
+    def _masks(self) -> tuple | None:
+        """Per split (split-major, then tree): feature, threshold, the bits of the leaves it
+        removes when its test fails; leaf values in left-to-right order.  None past 16 leaves."""
+        n_trees = self.feature.shape[0]
+        n_leaves = self.leaf.sum(axis=1)
+        if n_leaves.max() > 16:
+            return None
+        splits = int((n_leaves - 1).max())
+        feature = np.zeros((splits, n_trees), dtype=np.int64)
+        threshold = np.full((splits, n_trees), np.inf)       # padding: always true, removes none
+        clears = np.zeros((splits, n_trees), dtype=np.uint16)
+        values = np.zeros((n_trees, int(n_leaves.max())))
+        for t in range(n_trees):
+            order: list[int] = []                    # leaves, left to right
+            spans: list[tuple[int, int, int]] = []   # split, its left subtree's leaf range
+
+            def visit(node: int, t: int = t) -> None:
+                if self.leaf[t, node]:
+                    order.append(node)
+                    return
+                first = len(order)
+                visit(int(self.left[t, node]))
+                spans.append((node, first, len(order)))
+                visit(int(self.right[t, node]))
+
+            visit(0)
+            for k, (node, lo, hi) in enumerate(spans):
+                feature[k, t] = self.feature[t, node]
+                threshold[k, t] = self.threshold[t, node]
+                clears[k, t] = ((1 << hi) - 1) ^ ((1 << lo) - 1)
+            values[t, :len(order)] = self.value[t, order]
+        # float32 rows compare exactly against the largest float32 not above each threshold
+        thr32 = threshold.astype(np.float32)
+        thr32 = np.where(thr32.astype(np.float64) > threshold,
+                         np.nextafter(thr32, np.float32(-np.inf)), thr32)
+        return (feature.ravel(), threshold.reshape(-1, 1), thr32.reshape(-1, 1),
+                clears.reshape(-1, 1), values, splits)
+
+    def _walk(self, x: np.ndarray) -> np.ndarray:
+        """Every tree walked for every row at once.
 
         Node arrays are flattened over trees and leaves loop onto themselves.  Each step
         advances the (row, tree) walks that have not reached a leaf yet, a handful of ``take``
@@ -32,11 +106,8 @@ class TreeEnsemble:
         """
         x = np.ascontiguousarray(x, dtype=np.float64)
         rows, n_trees = x.shape[0], self.feature.shape[0]
-        if rows == 0:
-            return np.zeros(0)
         feature, threshold, left, right, leaf = self._flat()
         width = self.feature.shape[1]
-        x = np.where(np.isnan(x), np.inf, x) if np.isnan(x).any() else x
         xflat = x.ravel()
         node = np.tile(np.arange(n_trees, dtype=np.int64) * width, rows)   # row-major walks
         base = np.repeat(np.arange(rows, dtype=np.int64) * x.shape[1], n_trees)

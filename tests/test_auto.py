@@ -30,16 +30,29 @@ def test_gbk_chinese_article_without_language_setting():
     assert result.language == "zh" and result.encoding == "gb18030"
 
 
-def test_numpy_tree_inference_equals_scikit_learn():
+@pytest.mark.parametrize("leaves", [7, 16, 31])   # bit-mask exit leaves up to 16, walk past
+def test_numpy_tree_inference_equals_scikit_learn(leaves):
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     rng = np.random.default_rng(0)
     x = rng.normal(size=(600, 6))
     y = (x[:, 0] + x[:, 1] * x[:, 2] > 0.3).astype(int)
-    model = HistGradientBoostingClassifier(max_iter=30, max_leaf_nodes=7, random_state=0)
+    model = HistGradientBoostingClassifier(max_iter=30, max_leaf_nodes=leaves, random_state=0)
     model.fit(x, y)
-    ours = from_sklearn(model).probability(x)
-    assert np.allclose(ours, model.predict_proba(x)[:, 1], atol=1e-9)
+    ours = from_sklearn(model)
+    assert np.allclose(ours.probability(x), model.predict_proba(x)[:, 1], atol=1e-9)
+    # float32 rows (the feature tables) decide exactly like their float64 values, also
+    # when a value is a split threshold rounded to float32 (up or down)
+    x32 = x.astype(np.float32)
+    trees, nodes = np.nonzero(~ours.leaf)
+    for row, (t, n) in enumerate(zip(trees[:600], nodes[:600])):
+        x32[row, ours.feature[t, n]] = ours.threshold[t, n]
+    rounded_up = x32[np.arange(min(600, len(trees))), ours.feature[trees[:600], nodes[:600]]] \
+        > ours.threshold[trees[:600], nodes[:600]]
+    assert rounded_up.any() and not rounded_up.all()
+    assert np.allclose(ours.probability(x32),
+                       model.predict_proba(x32.astype(np.float64))[:, 1], atol=1e-9)
+    assert ours.decision(x[:0]).shape == (0,)
 
 
 @pytest.mark.shared
