@@ -11,6 +11,7 @@ The model is the page as a browser with scripting renders it: ``script``, ``styl
 from __future__ import annotations
 
 import re
+from array import array
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Sequence
@@ -257,13 +258,13 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
 
 
 def _build(root: etree._Element, encoding: str | None, url: str | None) -> Document:
-    # One row per node: (kind, tag code, parent, depth, line, cell, in_link).  Kept lean: this
-    # loop is the per-page cost floor of every method.
-    rows: list[tuple] = []
+    # Seven ints per node, (kind, tag code, parent, depth, line, cell, in_link), in one flat
+    # int32 array.  Kept lean: this loop is the per-page cost floor of every method.
+    rows = array("i")
     elements: list = []
     texts: list[str] = []
     end: list[int] = []
-    add_row, add_el, add_text, add_end = rows.append, elements.append, texts.append, end.append
+    add_row, add_el, add_text, add_end = rows.extend, elements.append, texts.append, end.append
     stack: list[int] = []
     push, pop = stack.append, stack.pop
     links = line_no = cell_no = 0
@@ -281,7 +282,7 @@ def _build(root: etree._Element, encoding: str | None, url: str | None) -> Docum
             code = codes.get(name)
             if code is None:
                 code = tag_code(name)
-            i = len(rows)
+            i = len(elements)
             add_row((ELEMENT, code, cur, len(stack), line_no, cell_no, links))
             add_el(el); add_text(""); add_end(0)
             push(i)
@@ -295,7 +296,7 @@ def _build(root: etree._Element, encoding: str | None, url: str | None) -> Docum
         else:
             if name.__class__ is str:
                 i = pop()
-                end[i] = len(rows)
+                end[i] = len(elements)
                 cur = stack[-1] if stack else -1
                 if name == "a":
                     links -= 1
@@ -304,11 +305,11 @@ def _build(root: etree._Element, encoding: str | None, url: str | None) -> Docum
             tail = el.tail
             if tail and cur >= 0 and not tail.isspace():
                 add_row((TEXT, 0, cur, len(stack), line_no, cell_no, links))
-                add_el(None); add_text(tail); add_end(len(rows))
-    table = np.array(rows, dtype=np.int32).reshape(-1, 7)
+                add_el(None); add_text(tail); add_end(len(elements))
+    table = np.frombuffer(rows, dtype=np.int32).reshape(-1, 7)
     is_text = table[:, 0] == TEXT
     runs = run_counts([t for t in texts if t])
-    tlen = np.zeros(len(rows), dtype=np.int64)
+    tlen = np.zeros(len(elements), dtype=np.int64)
     tlen[is_text] = runs["length"]
     return Document(
         root=root, kind=table[:, 0].astype(np.int8), tag=table[:, 1].copy(),
@@ -317,4 +318,3 @@ def _build(root: etree._Element, encoding: str | None, url: str | None) -> Docum
         tlen=tlen, in_link=table[:, 6] > 0, runs=runs,
         encoding=encoding, url=url,
     )
-
