@@ -2,14 +2,17 @@
 
 Links are read from the page's :class:`extraction.Document` (no second parse).  URLs are
 canonicalised with w3lib (fragment dropped, query sorted) and session-id parameters removed;
-schemes other than http(s) and file types that are never HTML are not returned.
+schemes other than http(s) and file types that are never HTML are not returned.  The path keeps
+its percent-escaped reserved characters (``C%2B%2B`` is not ``C++`` to a server, RFC 3986
+§6.2.2.2): only escapes of unreserved characters are decoded.
 """
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass, field
 from functools import lru_cache
-from urllib.parse import urljoin, urlparse, urlsplit
+from urllib.parse import urljoin, urlparse, urlsplit, urlunsplit
 
 import numpy as np
 from scrapy.linkextractors import IGNORED_EXTENSIONS
@@ -23,6 +26,8 @@ SESSION_PARAMS = ("sid", "sessionid", "session_id", "session", "jsessionid", "ph
 _SESSION_PATH = re.compile(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", re.I)
 _HEXLIKE = re.compile(r"^[0-9a-f]{16,64}$", re.I)
 _SKIP_EXT = frozenset("." + e for e in IGNORED_EXTENSIONS)
+_PCT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
 MAX_URL_LENGTH = 2000
 CONTEXT_CHARS = 240
 
@@ -55,7 +60,20 @@ def canonical(url: str) -> str:
                     and _HEXLIKE.match(kv.split("=", 1)[1])]
             if hexy:
                 url = url_query_cleaner(url, hexy, remove=True, unique=False)
-    return canonicalize_url(url, keep_fragments=False)
+    canon = canonicalize_url(url, keep_fragments=False)
+    # w3lib also decodes escaped reserved characters of the path (%2B -> "+", %27 -> "'"),
+    # which names another resource: keep the path's escapes, normalised
+    path = urlsplit(safe_url_string(url)).path
+    if "%" in path:
+        parts = urlsplit(canon)
+        canon = urlunsplit(parts._replace(path=_PCT_ESCAPE.sub(_normal_escape, path)))
+    return canon
+
+
+def _normal_escape(match: re.Match) -> str:
+    """RFC 3986 §6.2.2: an escaped unreserved character decoded, any other escape upper-case."""
+    char = chr(int(match.group(1), 16))
+    return char if char in _UNRESERVED else match.group(0).upper()
 
 
 def crawlable(url: str) -> str | None:

@@ -27,6 +27,17 @@ def test_canonical_drops_fragment_session_ids_and_sorts_query():
     assert canonical("http://a.test/p?x=0123456789abcdef0123") == "http://a.test/p"
 
 
+def test_canonical_keeps_escaped_reserved_characters_of_the_path():
+    # w3lib's canonicalize_url turns C%2B%2B into C++ and Moore%27s into Moore's: other
+    # resources to a server (RFC 3986 6.2.2.2), fetched as 404s on the wikischools web
+    assert canonical("http://a.test/wp/c/C%2B%2B.htm") == "http://a.test/wp/c/C%2B%2B.htm"
+    assert canonical("http://a.test/wp/m/Moore%27s_Law.htm#x") == "http://a.test/wp/m/Moore%27s_Law.htm"
+    # escapes of unreserved characters are decoded, the others upper-cased
+    assert canonical("http://a.test/%7euser/%41%2f%c3%a9?b=2&a=1") == \
+        "http://a.test/~user/A%2F%C3%A9?a=1&b=2"
+    assert canonical("http://a.test/café") == "http://a.test/caf%C3%A9"
+
+
 @pytest.mark.parametrize("url, ok", [
     ("http://a.test/page.html", True), ("https://a.test/", True),
     ("mailto:x@a.test", False), ("javascript:void(0)", False), ("ftp://a.test/f", False),
