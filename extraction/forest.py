@@ -66,7 +66,7 @@ class TreeEnsemble:
         n_leaves = self.leaf.sum(axis=1)
         if n_leaves.max() > 16:
             return None
-        splits = int((n_leaves - 1).max())
+        splits = max(1, int((n_leaves - 1).max()))   # one padding split when all are leaves
         feature = np.zeros((splits, n_trees), dtype=np.int64)
         threshold = np.full((splits, n_trees), np.inf)       # padding: always true, removes none
         clears = np.zeros((splits, n_trees), dtype=np.uint16)

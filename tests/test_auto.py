@@ -55,6 +55,17 @@ def test_numpy_tree_inference_equals_scikit_learn(leaves):
     assert ours.decision(x[:0]).shape == (0,)
 
 
+def test_numpy_tree_inference_of_trees_without_splits():
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    x = np.ones((200, 3))                       # nothing to split on: every tree is one leaf
+    y = np.arange(200) % 3 == 0
+    model = HistGradientBoostingClassifier(max_iter=5, random_state=0).fit(x, y)
+    ours = from_sklearn(model)
+    assert ours.leaf[:, 0].all()
+    assert np.allclose(ours.probability(x), model.predict_proba(x)[:, 1], atol=1e-9)
+
+
 @pytest.mark.shared
 @pytest.mark.parametrize("name, floor", [("zh-wce-dev", 0.90), ("cleaneval-dev", 0.92)])
 def test_auto_quality_on_dev_splits(extraction_data, name, floor):
