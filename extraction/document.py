@@ -142,8 +142,8 @@ class Document:
     def is_tag(self, tags: Iterable[str] | str) -> np.ndarray:
         if isinstance(tags, str):
             return self.tag == _TAG_CODES.get(tags, -1)
-        codes = tag_codes(tags)
-        lookup = np.zeros(max(int(codes.max(initial=0)), len(_TAG_CODES)) + 1, dtype=bool)
+        codes = tag_codes(tags)                 # interns them: every code < len(_TAG_CODES)
+        lookup = np.zeros(len(_TAG_CODES), dtype=bool)
         lookup[codes] = True
         return lookup[self.tag]
 
@@ -192,10 +192,9 @@ def _strip_deep_nesting(html: str) -> str:
     return pattern.sub(" ", html)
 
 
-# ASCII control characters (other than tab, LF, CR) become spaces; in UTF-8 those bytes only
-# ever encode themselves
-_CONTROL_BYTES = bytes.maketrans(bytes(range(32)) + b"\x7f",
-                                 b" " * 9 + b"\t\n" + b" " * 2 + b"\r" + b" " * 18 + b" ")
+# _CONTROL's characters become spaces in the UTF-8 bytes: there those bytes only ever encode
+# themselves
+_CONTROL_BYTES = bytes(32 if _CONTROL.match(chr(b)) else b for b in range(256))
 
 
 def _fromstring(html: str) -> tuple[etree._Element | None, etree._ListErrorLog]:

@@ -41,7 +41,7 @@ POSITIVE = ("article", "content", "entry", "post", "story", "body", "text", "mai
             "news", "detail", "column", "zhengwen", "正文", "read", "paragraph", "hentry")
 POSITIVE_WORDS = frozenset(("page", "art", "con", "txt"))
 COMMENT = ("comment", "respon", "reply", "disqus", "discuss", "review")
-_WORD_SPLIT = re.compile(r"[^a-z0-9\u4e00-\u9fff]+")
+_WORD_CHARS = "a-z0-9\u4e00-\u9fff"   # a class/id hint's words are runs of these
 _COPYRIGHT = re.compile(r"©|\(c\)|copyright|all rights reserved|版权|隐私|免责", re.I)
 _SEPARATORS = re.compile(r"[|»›·•]")
 
@@ -56,11 +56,12 @@ class BlockTable:
 
 
 def _hint_pattern(substrings: tuple[str, ...], words: frozenset[str] = frozenset()) -> re.Pattern:
-    """Any of ``substrings`` anywhere, or any of ``words`` as a whole word (of _WORD_SPLIT)."""
+    """Any of ``substrings`` anywhere, or any of ``words`` as a whole word (a run of
+    _WORD_CHARS)."""
     parts = [re.escape(k) for k in substrings]
     if words:
-        parts.append(r"(?<![a-z0-9\u4e00-\u9fff])(?:%s)(?![a-z0-9\u4e00-\u9fff])"
-                     % "|".join(map(re.escape, sorted(words))))
+        alternatives = "|".join(map(re.escape, sorted(words)))
+        parts.append(rf"(?<![{_WORD_CHARS}])(?:{alternatives})(?![{_WORD_CHARS}])")
     return re.compile("|".join(parts))
 
 
@@ -199,7 +200,6 @@ def block_table(doc: Document) -> BlockTable:
     link = np.bincount(inv, weights=tl * doc.in_link[text_ids], minlength=nb)
     punct = np.bincount(inv, weights=s.own_punct[text_ids], minlength=nb)
     stops = np.bincount(inv, weights=s.own_stops[text_ids], minlength=nb)
-    ends = np.bincount(inv, weights=s.own_ends[text_ids], minlength=nb)
     runs = np.bincount(inv, minlength=nb).astype(float)
     first_text = np.full(nb, n, dtype=np.int64)
     np.minimum.at(first_text, inv, text_ids)

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 
-
 _CHUNK = 2048   # rows per batch: bounds the (splits x trees x rows) work arrays
 # index of the lowest set bit of every 16-bit mask (the leftmost leaf still reachable)
 _LOWEST_BIT = np.zeros(1 << 16, dtype=np.int64)
@@ -72,19 +71,7 @@ class TreeEnsemble:
         clears = np.zeros((splits, n_trees), dtype=np.uint16)
         values = np.zeros((n_trees, int(n_leaves.max())))
         for t in range(n_trees):
-            order: list[int] = []                    # leaves, left to right
-            spans: list[tuple[int, int, int]] = []   # split, its left subtree's leaf range
-
-            def visit(node: int, t: int = t) -> None:
-                if self.leaf[t, node]:
-                    order.append(node)
-                    return
-                first = len(order)
-                visit(int(self.left[t, node]))
-                spans.append((node, first, len(order)))
-                visit(int(self.right[t, node]))
-
-            visit(0)
+            order, spans = _in_order(self.leaf[t], self.left[t], self.right[t])
             for k, (node, lo, hi) in enumerate(spans):
                 feature[k, t] = self.feature[t, node]
                 threshold[k, t] = self.threshold[t, node]
@@ -106,7 +93,7 @@ class TreeEnsemble:
         """
         x = np.ascontiguousarray(x, dtype=np.float64)
         rows, n_trees = x.shape[0], self.feature.shape[0]
-        feature, threshold, left, right, leaf = self._flat()
+        feature, threshold, left, right, leaf = self._flat
         width = self.feature.shape[1]
         xflat = x.ravel()
         node = np.tile(np.arange(n_trees, dtype=np.int64) * width, rows)   # row-major walks
@@ -123,20 +110,18 @@ class TreeEnsemble:
             cur, base, walk = cur[going], base[going], walk[going]
         return self.baseline + self.value.ravel().take(node).reshape(rows, n_trees).sum(axis=1)
 
+    @cached_property
     def _flat(self) -> tuple[np.ndarray, ...]:
-        cached = getattr(self, "_flat_cache", None)
-        if cached is None:
-            n_trees, width = self.feature.shape
-            base = (np.arange(n_trees, dtype=np.int64) * width)[:, None]
-            own = base + np.arange(width)[None, :]
-            # leaves loop onto themselves; NaN (mapped to +inf) goes right, as trained without NaN
-            left = np.where(self.leaf, own, base + self.left).ravel()
-            right = np.where(self.leaf, own, base + self.right).ravel()
-            threshold = np.where(self.leaf, np.inf, self.threshold).ravel()
-            cached = (self.feature.ravel().astype(np.int64), threshold, left, right,
-                      self.leaf.ravel())
-            self._flat_cache = cached
-        return cached
+        """Node arrays flattened over trees for :meth:`_walk`."""
+        n_trees, width = self.feature.shape
+        base = (np.arange(n_trees, dtype=np.int64) * width)[:, None]
+        own = base + np.arange(width)[None, :]
+        # leaves loop onto themselves; NaN (mapped to +inf) goes right, as trained without NaN
+        left = np.where(self.leaf, own, base + self.left).ravel()
+        right = np.where(self.leaf, own, base + self.right).ravel()
+        threshold = np.where(self.leaf, np.inf, self.threshold).ravel()
+        return (self.feature.ravel().astype(np.int64), threshold, left, right,
+                self.leaf.ravel())
 
     def probability(self, x: np.ndarray) -> np.ndarray:
         return 1.0 / (1.0 + np.exp(-self.decision(x)))
@@ -154,6 +139,26 @@ class TreeEnsemble:
             return cls(data["feature"], data["threshold"], data["left"], data["right"],
                        data["missing_left"], data["leaf"], data["value"], float(meta[0]),
                        int(meta[1]))
+
+
+def _in_order(leaf: np.ndarray, left: np.ndarray, right: np.ndarray
+              ) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """One tree's leaves left to right, and per split ``(node, lo, hi)``: the leaves of its left
+    subtree are ``order[lo:hi]``."""
+    order: list[int] = []
+    spans: list[tuple[int, int, int]] = []
+
+    def visit(node: int) -> None:
+        if leaf[node]:
+            order.append(node)
+            return
+        first = len(order)
+        visit(int(left[node]))
+        spans.append((node, first, len(order)))
+        visit(int(right[node]))
+
+    visit(0)
+    return order, spans
 
 
 def from_sklearn(model) -> TreeEnsemble:
