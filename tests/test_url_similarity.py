@@ -273,6 +273,15 @@ _CONFIGS = st.fixed_dictionaries({
 })
 
 
+def _assert_matrix_and_best_match_scalar_score(sim, urls, exemplars):
+    M = sim.score_matrix(urls, exemplars)
+    ref = np.array([[sim.score(u, e) for e in exemplars] for u in urls])
+    np.testing.assert_allclose(M, ref, rtol=0, atol=1e-12)
+    best, arg = sim.best(urls, exemplars)
+    np.testing.assert_array_equal(best, M.max(axis=1))
+    np.testing.assert_array_equal(arg, M.argmax(axis=1))
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(urls=_URLS, exemplars=_URLS, config=_CONFIGS, seed=st.integers(0, 2 ** 16))
 def test_score_matrix_equals_scalar_score_and_best_equals_its_argmax(urls, exemplars, config,
@@ -282,12 +291,7 @@ def test_score_matrix_equals_scalar_score_and_best_equals_its_argmax(urls, exemp
         rng = np.random.default_rng(seed)
         w = rng.random(sim.K + 1) * (rng.random(sim.K + 1) > 0.3)
         sim.set_weights(w, w_f=float(rng.random()) * 0.3, w_dd=float(rng.random()) * 0.3)
-    M = sim.score_matrix(urls, exemplars)
-    ref = np.array([[sim.score(u, e) for e in exemplars] for u in urls])
-    np.testing.assert_allclose(M, ref, rtol=0, atol=1e-12)
-    best, arg = sim.best(urls, exemplars)
-    np.testing.assert_array_equal(best, M.max(axis=1))
-    np.testing.assert_array_equal(arg, M.argmax(axis=1))
+    _assert_matrix_and_best_match_scalar_score(sim, urls, exemplars)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -295,14 +299,9 @@ def test_score_matrix_equals_scalar_score_and_best_equals_its_argmax(urls, exemp
 def test_growing_exemplar_lists_extend_the_index_correctly(urls, exemplars, config):
     sim = UrlSimilarity(**config)
     grown = []
-    for k, e in enumerate(exemplars):
+    for e in exemplars:
         grown.append(e)                               # the crawler appends exemplars
-        M = sim.score_matrix(urls, grown)
-        ref = np.array([[sim.score(u, x) for x in grown] for u in urls])
-        np.testing.assert_allclose(M, ref, rtol=0, atol=1e-12)
-        best, arg = sim.best(urls, grown)
-        np.testing.assert_array_equal(best, M.max(axis=1))
-        np.testing.assert_array_equal(arg, M.argmax(axis=1))
+        _assert_matrix_and_best_match_scalar_score(sim, urls, grown)
 
 
 def test_index_extension_is_used_and_replanned():
