@@ -1,4 +1,5 @@
 """The product extractor ``auto`` and its tree-ensemble inference."""
+import json
 from pathlib import Path
 
 import numpy as np
@@ -84,3 +85,17 @@ def test_head_title_is_metadata_not_main_text(extraction_data):
     assert result.title.endswith("- Slashdot")
     assert "- Slashdot" not in result.text
     assert result.text.strip()
+
+
+@pytest.mark.shared
+def test_shipped_model_was_trained_on_the_current_features(extraction_data):
+    """``auto.json`` fingerprints the training blocks; a parser or feature change that alters
+    them needs ``python -m extraction train auto`` (which is deterministic) before shipping."""
+    from extraction.training.auto import MODEL_DIR, fingerprint
+
+    meta = json.loads((MODEL_DIR / "auto.json").read_text(encoding="utf-8"))
+    shipped = meta["fingerprint"]
+    now = fingerprint(meta["training"]["sets"])
+    assert (now["pages"], now["blocks"], now["content_blocks"]) == \
+        (shipped["pages"], shipped["blocks"], shipped["content_blocks"])
+    np.testing.assert_allclose(now["feature_sums"], shipped["feature_sums"], rtol=1e-5, atol=0.01)

@@ -36,10 +36,15 @@ class PageBlocks:
     w: np.ndarray
 
 
-def collect(sets: list[str]) -> list[PageBlocks]:
+# Pages per training set in the fingerprint of the model's training data (``auto.json``).
+FINGERPRINT_PAGES = 8
+
+
+def collect(sets: list[str], per_set: int | None = None) -> list[PageBlocks]:
+    """Blocks, labels and weights of the pages of ``sets`` (the first ``per_set`` of each)."""
     pages = []
     for name in sets:
-        for page in load(name).pages:
+        for page in load(name, limit=per_set).pages:
             try:
                 doc = parse(page.html(), page.url)
             except ParseError:
@@ -53,6 +58,17 @@ def collect(sets: list[str]) -> list[PageBlocks]:
             w = np.sqrt(length)
             pages.append(PageBlocks(doc, table, y, w / max(w.sum(), 1e-9)))
     return pages
+
+
+def fingerprint(sets: list[str]) -> dict:
+    """Block count, content-block count and per-feature sums over the first pages of every
+    training set: what the shipped model was trained on, for a test to compare with what the
+    current parser and features give (a feature change without retraining fails it)."""
+    pages = collect(sets, FINGERPRINT_PAGES)
+    x = np.vstack([p.table.x for p in pages]).astype(np.float64)
+    return {"pages_per_set": FINGERPRINT_PAGES, "pages": len(pages), "blocks": int(len(x)),
+            "content_blocks": int(sum(int(p.y.sum()) for p in pages)),
+            "feature_sums": [round(float(v), 3) for v in x.sum(axis=0)]}
 
 
 def fit(x: np.ndarray, y: np.ndarray, w: np.ndarray, seed: int, iterations: int,
@@ -122,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                      "content_blocks": int(y.sum()), "seed": args.seed,
                      "iterations": args.iterations, "leaves": args.leaves,
                      "learning_rate": args.rate, "stage2_train_block_accuracy": round(accuracy, 4)},
+        "fingerprint": fingerprint(sets),
     }
     (out / "auto.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     print(f"{summary['training']['pages']} pages, {len(y)} blocks ({int(y.sum())} content), "
