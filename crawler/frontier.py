@@ -123,10 +123,11 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
             meta["link_score"] = round(new.score, 4)
             meta["link_components"] = new.components
             head = -self.curprio if self.curprio is not None else None
-            if head is not None and new.priority < head and new.priority < request.priority:
+            demoted = head is not None and new.priority < head and new.priority < request.priority
+            request.priority = new.priority     # in place: a popped request is ours alone
+            if demoted:
                 self.crawler.stats.inc_value("frontier/rescored_down")
-                super().push(request.replace(priority=new.priority))
+                super().push(request)
                 continue
-            return request.replace(priority=new.priority) if new.priority != request.priority \
-                else request
+            return request
         return super().pop()

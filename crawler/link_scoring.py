@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Sequence
 from urllib.parse import unquote, urlsplit
 
@@ -45,6 +46,7 @@ LEARNED_SHARE = 0.8     # weight of the learned model once it has enough evidenc
 LEARNED_FULL_AT = 100   # judged fetches after which it has that weight
 DEPTH_DECAY = 0.99
 PRIORITY_LEVELS = 200   # scores are quantised into this many integer request priorities
+URL_MEMO_MAX = 1 << 19  # links whose S1 similarity is remembered (cleared when full)
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u4e00-\u9fff]")
 
 
@@ -67,24 +69,28 @@ def priority_of(score: float) -> int:
 
 def link_features(link: Link, parent_relevance: float) -> list[str]:
     """Hashed-model features of a link: host, directories, URL words, anchor and context words."""
-    parts = urlsplit(link.url)
+    return [*_url_features(link.url), f"in_content={link.in_content}",
+            f"parent={min(4, int(parent_relevance * 5))}",
+            *_text_features("a=", link.anchor, 12), *_text_features("c=", link.context, 40)]
+
+
+@lru_cache(maxsize=1 << 16)
+def _url_features(url: str) -> tuple[str, ...]:
+    parts = urlsplit(url)
     host = parts.hostname or ""
     segments = [s for s in unquote(parts.path).split("/") if s]
-    feats = [f"host={host}", f"dirs={len(segments)}", f"in_content={link.in_content}",
-             f"parent={min(4, int(parent_relevance * 5))}"]
+    feats = [f"host={host}", f"dirs={len(segments)}"]
     feats += [f"dir{i}={s}" for i, s in enumerate(segments[:-1][:3])]
     if parts.query:
         feats.append("has_query")
         feats += [f"qk={kv.split('=', 1)[0]}" for kv in parts.query.split("&")[:5]]
-    last = segments[-1] if segments else ""
-    feats += [f"u={w}" for w in _words(last)[:12]]
-    feats += [f"a={w}" for w in _words(link.anchor)[:12]]
-    feats += [f"c={w}" for w in _words(link.context)[:40]]
-    return feats
+    return (*feats, *_text_features("u=", segments[-1] if segments else "", 12))
 
 
-def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text.replace("_", " "))]
+@lru_cache(maxsize=1 << 16)
+def _text_features(prefix: str, text: str, limit: int) -> tuple[str, ...]:
+    words = _WORD.findall(text.replace("_", " "))[:limit]
+    return tuple(prefix + w.lower() for w in words)
 
 
 class LinkScorer:
@@ -101,6 +107,8 @@ class LinkScorer:
         self.exemplars: list[str] = []
         self._exemplar_set: set[str] = set()
         self.inlinks: dict[str, int] = {}
+        # url -> (S1 similarity, weights version, exemplar count) of its last computation
+        self._url_memo: dict[str, tuple[float, int, int]] = {}
         self.site_fetched: dict[str, int] = {}
         self.site_accepted: dict[str, int] = {}
         self.fetched_total = 0
@@ -116,6 +124,32 @@ class LinkScorer:
     def _text_score(self, text: str) -> float:
         hits = self.concept_hits(text) if text else 0.0
         return 1.0 - math.exp(-hits)
+
+    def url_component(self, urls: Sequence[str]) -> np.ndarray:
+        """S1 similarity of every URL to the exemplar set.  A URL met again (navigation links
+        recur on every page of a site) reuses its value while the S1 weights are unchanged
+        and the exemplar set has not doubled since: the best match over a grown set can only
+        be higher, and the link's score is recomputed when it reaches the head of the queue."""
+        n = len(self.exemplars)
+        if not n:
+            return np.zeros(len(urls))
+        version, memo = self.url_similarity.version, self._url_memo
+        out = np.empty(len(urls))
+        todo = []
+        for k, url in enumerate(urls):
+            hit = memo.get(url)
+            if hit is not None and hit[1] == version and 2 * hit[2] >= n:
+                out[k] = hit[0]
+            else:
+                todo.append(k)
+        if todo:
+            sims, _ = self.url_similarity.best([urls[k] for k in todo], self.exemplars)
+            out[todo] = sims
+            if len(memo) + len(todo) > URL_MEMO_MAX:
+                memo.clear()
+            for k, sim in zip(todo, sims.tolist()):
+                memo[urls[k]] = (sim, version, n)
+        return out
 
     def parent_component(self, relevance: float | None) -> float:
         if relevance is None:
@@ -168,10 +202,7 @@ class LinkScorer:
         if not links:
             return []
         urls = [link.url for link in links]
-        if self.exemplars:
-            url_sim, _ = self.url_similarity.best(urls, self.exemplars)
-        else:
-            url_sim = np.zeros(len(urls))
+        url_sim = self.url_component(urls)
         parent = self.parent_component(parent_relevance)
         for url in urls:   # this page links them: one more in-link
             self.inlinks[url] = self.inlinks.get(url, 0) + 1

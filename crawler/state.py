@@ -32,6 +32,7 @@ from .traps import TrapDetector
 from .url_similarity import UrlSimilarity, WeightTuner
 
 log = logging.getLogger(__name__)
+CONCEPT_MEMO_MAX = 1 << 18   # anchor / context texts whose concept hits are remembered
 
 
 @dataclass
@@ -71,10 +72,20 @@ class CrawlState:
         learner = OnlineLogistic.load(directory / "link_model.npz") \
             if (directory / "link_model.npz").is_file() else OnlineLogistic()
 
+        memo: dict[str, float] = {}     # anchors and contexts recur from page to page
+        memo_of: list = [None]           # ... while the topic vector is the same
+
         def concept_hits(text: str) -> float:
             vec = relevance.vector
-            keys = vec.matcher.join(tokenize(text))
-            return float(sum(vec.weights.get(vec.template.get(k, k), 0.0) for k in keys))
+            if vec is not memo_of[0] or len(memo) > CONCEPT_MEMO_MAX:
+                memo.clear()
+                memo_of[0] = vec
+            hits = memo.get(text)
+            if hits is None:
+                keys = vec.matcher.join(tokenize(text))
+                hits = memo[text] = float(sum(vec.weights.get(vec.template.get(k, k), 0.0)
+                                              for k in keys))
+            return hits
 
         scorer = LinkScorer(concept_hits, relevance.threshold, similarity, learner)
         exemplars = directory / "exemplars.json"

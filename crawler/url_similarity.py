@@ -535,6 +535,7 @@ class UrlSimilarity:
         if not (np.all(w >= 0) and w_f >= 0 and w_dd >= 0):     # also rejects NaN
             raise ValueError("weights must be non-negative numbers")
         self.levels, self.w_f, self.w_dd = w.copy(), w_f, w_dd
+        self.version = getattr(self, "version", -1) + 1     # scores of older weights are stale
         c_host, c_lev, c_f, c_dd = self._coefficients()
         self._c = (c_host, c_lev, c_f, c_dd)
         self._coef = np.concatenate([np.full(3, c_host / 3), np.repeat(c_lev / 2, 2),
