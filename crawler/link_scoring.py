@@ -206,20 +206,12 @@ class LinkScorer:
         parent = self.parent_component(parent_relevance)
         for url in urls:   # this page links them: one more in-link
             self.inlinks[url] = self.inlinks.get(url, 0) + 1
-        text_scores: dict[str, float] = {}   # anchors and contexts repeat within a page
-
-        def text_score(text: str) -> float:
-            value = text_scores.get(text)
-            if value is None:
-                value = text_scores[text] = round(self._text_score(text), 4)
-            return value
-
         comps, feats = [], []
         for k, link in enumerate(links):
             comps.append({
                 "url": round(float(url_sim[k]), 4),
-                "anchor": text_score(link.anchor),
-                "context": text_score(link.context),
+                "anchor": round(self._text_score(link.anchor), 4),
+                "context": round(self._text_score(link.context), 4),
                 "parent": round(parent, 4),
                 "place": 1.0 if link.in_content else 0.0,
             })

@@ -26,13 +26,11 @@ from .online import OnlineLogistic
 from .relevance.frequencies import DocumentFrequencies, atomic_write_text
 from .relevance.library import FeatureLibrary
 from .relevance.model import RelevanceModel
-from .relevance.tokenize import tokenize
 from .relevance.topic import Topic
 from .traps import TrapDetector
 from .url_similarity import UrlSimilarity, WeightTuner
 
 log = logging.getLogger(__name__)
-CONCEPT_MEMO_MAX = 1 << 18   # anchor / context texts whose concept hits are remembered
 
 
 @dataclass
@@ -72,22 +70,8 @@ class CrawlState:
         learner = OnlineLogistic.load(directory / "link_model.npz") \
             if (directory / "link_model.npz").is_file() else OnlineLogistic()
 
-        memo: dict[str, float] = {}     # anchors and contexts recur from page to page
-        memo_of: list = [None]           # ... while the topic vector is the same
-
-        def concept_hits(text: str) -> float:
-            vec = relevance.vector
-            if vec is not memo_of[0] or len(memo) > CONCEPT_MEMO_MAX:
-                memo.clear()
-                memo_of[0] = vec
-            hits = memo.get(text)
-            if hits is None:
-                keys = vec.matcher.join(tokenize(text))
-                hits = memo[text] = float(sum(vec.weights.get(vec.template.get(k, k), 0.0)
-                                              for k in keys))
-            return hits
-
-        scorer = LinkScorer(concept_hits, relevance.threshold, similarity, learner)
+        scorer = LinkScorer(lambda text: relevance.vector.concept_hits(text),
+                            relevance.threshold, similarity, learner)
         exemplars = directory / "exemplars.json"
         if exemplars.is_file():
             for url in json.loads(exemplars.read_text(encoding="utf-8")):

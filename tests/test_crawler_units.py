@@ -157,8 +157,6 @@ def test_link_scores_follow_topic_evidence():
     assert priority_of(1.0) > priority_of(0.5) > priority_of(0.0) == 0
 
 
-
-
 def test_url_component_reuses_a_links_similarity_until_weights_or_exemplars_change():
     scorer = LinkScorer(lambda text: 0.0, threshold=0.2)
     sim = scorer.url_similarity
@@ -175,6 +173,8 @@ def test_url_component_reuses_a_links_similarity_until_weights_or_exemplars_chan
     before = scorer.url_component([link])[0]
     sim.set_weights(np.linspace(1.0, 0.1, sim.K + 1) / 3)     # new S1 weights: recomputed
     assert scorer.url_component([link])[0] == sim.best([link], scorer.exemplars)[0][0] != before
+
+
 _SEGMENT = st.text(alphabet="ab./;:?#%7E~=", min_size=0, max_size=6)
 
 

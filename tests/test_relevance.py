@@ -129,6 +129,16 @@ def test_phrase_terms_match_only_as_phrases():
     assert score(model, page("Notes", "The system kept operating all night.")).score == 0
 
 
+def test_concept_hits_of_anchor_texts_weigh_phrases_and_variants():
+    topic = topic_from_dict({"name": "os", "features": {"terms": ["operating system", "kernel"]},
+                             "synonyms": {"kernel": ["kernels", "microkernel"]}})
+    vec = RelevanceModel(topic, DocumentFrequencies()).vector
+    assert vec.concept_hits("Kernel and microkernel of an operating system") == 3.0
+    assert vec.concept_hits("the system kept operating") == 0.0
+    assert vec.concept_hits("Kernel and microkernel of an operating system") == 3.0  # memo
+    assert len(vec._hits) == 2
+
+
 def test_chinese_page_segmented_with_jieba_and_scored():
     tokens = tokenize("三峡水利枢纽工程位于湖北省宜昌市境内的长江西陵峡段")
     assert "湖北省" in tokens and "长江" in tokens and "的" not in tokens

@@ -133,10 +133,9 @@ def _sorted_unique(values: np.ndarray) -> np.ndarray:
     return values[keep]
 
 
-def propagate(doc: Document, mask: np.ndarray, outermost: bool = False,
-              levels: list[np.ndarray] | None = None) -> np.ndarray:
+def propagate(doc: Document, mask: np.ndarray, outermost: bool = False) -> np.ndarray:
     """For every node, the nearest (or, ``outermost``, the highest) ancestor-or-self in
-    ``mask``; -1 when there is none.  (``levels`` is accepted for compatibility, unused.)"""
+    ``mask``; -1 when there is none."""
     if outermost:
         return outermost_ancestor(doc, mask)
     return nearest_ancestors(doc, mask)[0]

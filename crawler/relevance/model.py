@@ -50,7 +50,14 @@ from extraction.metadata import detect_language
 from .blocks import NAV_LINK_DENSITY, tag_blocks
 from .frequencies import DocumentFrequencies, atomic_write_text
 from .library import Candidate, FeatureLibrary
-from .tokenize import PhraseMatcher, key_info, phrase_key, surfaces, term_tokens
+from .tokenize import (
+    PhraseMatcher,
+    key_info,
+    phrase_key,
+    surfaces,
+    term_tokens,
+    tokenize,
+)
 from .topic import CATEGORIES, Topic
 
 __all__ = [
@@ -76,6 +83,7 @@ THRESHOLD = 0.2
 READINGS = ("R1", "R2")
 SIMILARITIES = ("hellinger", "projection", "cosine")
 NORMALISATIONS = ("type", "page")
+CONCEPT_MEMO_MAX = 1 << 18   # texts whose concept hits a topic vector remembers
 
 
 @dataclass(frozen=True)
@@ -88,9 +96,23 @@ class TopicVector:
     label: Mapping[str, str]
     template: Mapping[str, str]
     matcher: PhraseMatcher
+    # text -> concept_hits(text); the vector never changes (a grown library builds a new one)
+    _hits: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.weights)
+
+    def concept_hits(self, text: str) -> float:
+        """Summed weight of the topic concepts among the tokens of ``text`` (phrases joined,
+        variants substituted).  Remembered per text: anchor and context texts recur."""
+        hits = self._hits.get(text)
+        if hits is None:
+            if len(self._hits) >= CONCEPT_MEMO_MAX:
+                self._hits.clear()
+            keys = self.matcher.join(tokenize(text))
+            hits = self._hits[text] = float(sum(self.weights.get(self.template.get(k, k), 0.0)
+                                                for k in keys))
+        return hits
 
 
 def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | None = None,
