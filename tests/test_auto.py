@@ -99,3 +99,23 @@ def test_shipped_model_was_trained_on_the_current_features(extraction_data):
     assert (now["pages"], now["blocks"], now["content_blocks"]) == \
         (shipped["pages"], shipped["blocks"], shipped["content_blocks"])
     np.testing.assert_allclose(now["feature_sums"], shipped["feature_sums"], rtol=1e-5, atol=0.01)
+
+
+def test_relaxed_cut_when_no_block_reaches_the_threshold():
+    from extraction.document import parse
+    from extraction.features import block_table, stage2_features
+    from extraction.methods.auto import RELAXED_SHARE, extract_auto, load_model
+
+    doc = parse((PAGES / "article-en.html").read_bytes())
+    assert extract_auto(doc).info["relaxed"] is False
+    # nothing reaches 2 * RELAXED_SHARE = 1: empty, with the reason
+    assert "no block" in extract_auto(doc, threshold=2.0).reason
+    # a cut just above the best block: the blocks reaching the relaxed share of it are kept
+    s1, s2, _ = load_model()
+    table = block_table(doc)
+    prob = s2.probability(stage2_features(table, doc, s1.probability(table.x)))
+    cut = float(prob.max()) * 1.01
+    relaxed = extract_auto(doc, threshold=cut)
+    assert relaxed.info["relaxed"] is True
+    assert relaxed.info["content_blocks"] == int((prob >= cut * RELAXED_SHARE).sum()) >= 1
+    assert relaxed.text and relaxed.confidence < cut

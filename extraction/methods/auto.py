@@ -22,6 +22,9 @@ from ..forest import TreeEnsemble
 from ..result import Selection, empty
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+# [ours] when no block reaches the cut, the blocks reaching this share of it are kept (a page
+# handed to an extractor nearly always has a main text; readability retries likewise)
+RELAXED_SHARE = 0.5
 
 
 @lru_cache(maxsize=2)
@@ -34,7 +37,8 @@ def load_model(model_dir: str = str(MODEL_DIR)) -> tuple[TreeEnsemble, TreeEnsem
 
 def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
                  threshold: float | None = None, model_dir: str | None = None) -> Selection:
-    """Keep the blocks whose content probability reaches ``threshold`` (model default 0.5)."""
+    """Keep the blocks whose content probability reaches ``threshold`` (model default 0.5), or,
+    when none does, ``RELAXED_SHARE`` of it (``info["relaxed"]``)."""
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
     table = block_table(doc)
     if not len(table.ids):
@@ -45,6 +49,9 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     prob = stage2.probability(stage2_features(table, doc, stage1.probability(table.x)))
     cut = meta["threshold"] if threshold is None else threshold
     chosen = prob >= cut
+    relaxed = not chosen.any()
+    if relaxed:
+        chosen = prob >= cut * RELAXED_SHARE
     if not chosen.any():
         return empty("no block looks like main content", best_probability=float(prob.max()))
     # the head's text (<title>) is metadata, returned as the title, never main text
@@ -56,4 +63,5 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
     confidence = float((prob[chosen] * length[chosen]).sum() / max(length[chosen].sum(), 1))
     return Selection(text, confidence=confidence, nodes=np.flatnonzero(keep),
-                     info={"blocks": int(len(prob)), "content_blocks": int(chosen.sum())})
+                     info={"blocks": int(len(prob)), "content_blocks": int(chosen.sum()),
+                           "relaxed": relaxed})
