@@ -181,7 +181,18 @@ def _ANCESTOR_CODES() -> np.ndarray:
     return tag_codes(ANCESTOR_TAGS).astype(np.int64)
 
 
-FEATURE_NAMES: list[str] = []
+# The columns of BlockTable.x, in order (auto.json records the list its model was trained on).
+FEATURE_NAMES: tuple[str, ...] = (
+    "log_len", "link_density", "punct_rate", "stops", "ends_with_stop", "runs", "words", "cjk",
+    "copyright", "separators", *(f"owner_{t}" for t in OWNER_TAGS),
+    *(f"in_{t}" for t in ANCESTOR_TAGS), "hint_neg", "hint_pos", "hint_comment",
+    "hint_neg_self", "hint_pos_self", "depth", "depth_rel", "pos_chars", "pos_blocks", "share",
+    "parent_share", "parent_link_density", "parent_paragraphs", "grandparent_share",
+    "grandparent_link_density",
+    *(f"{side}{k}_{what}" for k in (1, 2, 3) for what in ("ld", "len")
+      for side in ("prev", "next")),
+    "window_clean", "page_log_len", "page_link_density", "page_blocks",
+    "e1_in_mt", "e1_kept", "e1_mt_share", "e1_attenuation", "e2_score")
 
 
 def block_table(doc: Document) -> BlockTable:
@@ -286,8 +297,8 @@ def block_table(doc: Document) -> BlockTable:
         e2_scores[e2.ids] = combo_scores(PAPER_PARAMS)[e2.combos()]
     feats["e2_score"] = e2_scores[e2.owner[ctx]]
 
-    if not FEATURE_NAMES:
-        FEATURE_NAMES.extend(feats)
+    if len(feats) != len(FEATURE_NAMES):
+        raise AssertionError("block_table's features and FEATURE_NAMES differ")
     x = np.column_stack([feats[name] for name in FEATURE_NAMES]).astype(np.float32)
     text_mask = is_text.copy()
     return BlockTable(uniq, owner, x, texts, text_mask)

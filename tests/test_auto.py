@@ -119,3 +119,22 @@ def test_relaxed_cut_when_no_block_reaches_the_threshold():
     assert relaxed.info["relaxed"] is True
     assert relaxed.info["content_blocks"] == int((prob >= cut * RELAXED_SHARE).sum()) >= 1
     assert relaxed.text and relaxed.confidence < cut
+
+
+def test_feature_names_are_known_before_any_page_and_match_the_table():
+    import subprocess
+    import sys
+
+    from extraction.document import parse
+    from extraction.features import FEATURE_NAMES, block_table
+
+    fresh = subprocess.run(
+        [sys.executable, "-c",
+         "from extraction.features import FEATURE_NAMES as F; print(','.join(F))"],
+        capture_output=True, text=True, check=True,
+        cwd=Path(__file__).parent.parent)
+    assert fresh.stdout.strip().split(",") == list(FEATURE_NAMES)
+    meta = json.loads((Path(__file__).parent.parent / "extraction/models/auto.json").read_text())
+    assert meta["features"] == list(FEATURE_NAMES)
+    table = block_table(parse((PAGES / "article-en.html").read_bytes()))
+    assert table.x.shape[1] == len(FEATURE_NAMES)

@@ -43,7 +43,7 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     table = block_table(doc)
     if not len(table.ids):
         return empty("no text in the page")
-    if meta["features"] != FEATURE_NAMES or meta["stage2_features"] != list(STAGE2_NAMES):
+    if meta["features"] != list(FEATURE_NAMES) or meta["stage2_features"] != list(STAGE2_NAMES):
         raise RuntimeError("the auto model was trained on other features: "
                            "run `python -m extraction train auto`")
     prob = stage2.probability(stage2_features(table, doc, stage1.probability(table.x)))
