@@ -116,7 +116,7 @@ def test_relaxed_cut_when_no_block_reaches_the_threshold():
     prob = s2.probability(stage2_features(table, doc, s1.probability(table.x)))
     cut = float(prob.max()) * 1.01
     relaxed = extract_auto(doc, threshold=cut)
-    assert relaxed.info["relaxed"] is True
+    assert relaxed.info["relaxed"] == "half cut"
     assert relaxed.info["content_blocks"] == int((prob >= cut * RELAXED_SHARE).sum()) >= 1
     assert relaxed.text and relaxed.confidence < cut
 
@@ -138,3 +138,15 @@ def test_feature_names_are_known_before_any_page_and_match_the_table():
     assert meta["features"] == list(FEATURE_NAMES)
     table = block_table(parse((PAGES / "article-en.html").read_bytes()))
     assert table.x.shape[1] == len(FEATURE_NAMES)
+
+
+def test_a_page_of_one_paragraph_keeps_it():
+    # stage 2 judges blocks against the rest of the page: with nothing else on the page it
+    # can reject the only block; the extractor must still return the paragraph
+    para = "<p>" + "A sentence of the article, with some words. " * 20 + "</p>"
+    for html in ("<html><body>" + para + "</body></html>",
+                 "<html><head><title>A page</title></head><body>" + "<div>" * 5000 + para
+                 + "</div>" * 5000 + "</body></html>"):
+        result = extract(html, method="auto")
+        assert result.text.startswith("A sentence of the article") and not result.reason
+        assert "A page" not in result.text

@@ -37,8 +37,12 @@ def load_model(model_dir: str = str(MODEL_DIR)) -> tuple[TreeEnsemble, TreeEnsem
 
 def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
                  threshold: float | None = None, model_dir: str | None = None) -> Selection:
-    """Keep the blocks whose content probability reaches ``threshold`` (model default 0.5), or,
-    when none does, ``RELAXED_SHARE`` of it (``info["relaxed"]``)."""
+    """Keep the blocks whose content probability reaches ``threshold`` (model default 0.5).
+
+    When no block of the body does, fall back (``info["relaxed"]``) to the blocks reaching
+    ``RELAXED_SHARE`` of it ("half cut"), then to the blocks whose stage-1 probability reaches
+    it ("stage 1": the page-relative stage 2 can reject every block of a page unlike its
+    training pages, e.g. one with a single paragraph)."""
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
     table = block_table(doc)
     if not len(table.ids):
@@ -46,18 +50,19 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     if meta["features"] != list(FEATURE_NAMES) or meta["stage2_features"] != list(STAGE2_NAMES):
         raise RuntimeError("the auto model was trained on other features: "
                            "run `python -m extraction train auto`")
-    prob = stage2.probability(stage2_features(table, doc, stage1.probability(table.x)))
+    p1 = stage1.probability(table.x)
+    prob = stage2.probability(stage2_features(table, doc, p1))
     cut = meta["threshold"] if threshold is None else threshold
-    chosen = prob >= cut
-    relaxed = not chosen.any()
-    if relaxed:
-        chosen = prob >= cut * RELAXED_SHARE
-    if not chosen.any():
-        return empty("no block looks like main content", best_probability=float(prob.max()))
     # the head's text (<title>) is metadata, returned as the title, never main text
-    keep = np.isin(table.owner, table.ids[chosen]) & (doc.kind == TEXT) & ~doc.inside(("head",))
-    if not keep.any():
-        return empty("only the page's head looks like main content",
+    body_text = (doc.kind == TEXT) & ~doc.inside(("head",))
+    for relaxed, p, c in ((False, prob, cut), ("half cut", prob, cut * RELAXED_SHARE),
+                          ("stage 1", p1, cut)):
+        chosen = p >= c
+        keep = np.isin(table.owner, table.ids[chosen]) & body_text
+        if keep.any():
+            break
+    else:
+        return empty("no block of the body looks like main content",
                      best_probability=float(prob.max()))
     text = doc.text_of(keep)
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
