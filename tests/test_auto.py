@@ -150,3 +150,17 @@ def test_a_page_of_one_paragraph_keeps_it():
         result = extract(html, method="auto")
         assert result.text.startswith("A sentence of the article") and not result.reason
         assert "A page" not in result.text
+
+
+def test_a_model_of_other_features_is_refused_when_loaded(tmp_path):
+    import shutil
+
+    from extraction.methods.auto import MODEL_DIR, load_model
+
+    for name in ("auto.npz", "auto2.npz"):
+        shutil.copy(MODEL_DIR / name, tmp_path / name)
+    meta = json.loads((MODEL_DIR / "auto.json").read_text())
+    meta["features"] = meta["features"][:-1]
+    (tmp_path / "auto.json").write_text(json.dumps(meta))
+    with pytest.raises(RuntimeError, match="train auto"):
+        load_model(str(tmp_path))

@@ -31,6 +31,9 @@ RELAXED_SHARE = 0.5
 def load_model(model_dir: str = str(MODEL_DIR)) -> tuple[TreeEnsemble, TreeEnsemble, dict]:
     directory = Path(model_dir)
     meta = json.loads((directory / "auto.json").read_text(encoding="utf-8"))
+    if meta["features"] != list(FEATURE_NAMES) or meta["stage2_features"] != list(STAGE2_NAMES):
+        raise RuntimeError("the auto model was trained on other features: "
+                           "run `python -m extraction train auto`")
     return TreeEnsemble.load(directory / "auto.npz"), TreeEnsemble.load(directory / "auto2.npz"),\
         meta
 
@@ -47,9 +50,6 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     table = block_table(doc)
     if not len(table.ids):
         return empty("no text in the page")
-    if meta["features"] != list(FEATURE_NAMES) or meta["stage2_features"] != list(STAGE2_NAMES):
-        raise RuntimeError("the auto model was trained on other features: "
-                           "run `python -m extraction train auto`")
     p1 = stage1.probability(table.x)
     prob = stage2.probability(stage2_features(table, doc, p1))
     cut = meta["threshold"] if threshold is None else threshold
