@@ -65,6 +65,12 @@ class PriorityDupeFilter(BaseDupeFilter):
             self.file.write(f"Q {fp.hex()} {request.priority}\n")
         return False
 
+    def requeued(self, request: Request) -> None:
+        """The queue changed the priority of a queued request (re-prioritization)."""
+        fp = self.fingerprint(request)
+        if fp not in self.fetched:
+            self.best[fp] = request.priority
+
     def mark_fetched(self, request: Request) -> bool:
         """Record a download; False when the URL was already fetched (a stale copy)."""
         fp = self.fingerprint(request)
@@ -87,19 +93,66 @@ class PriorityDupeFilter(BaseDupeFilter):
             self.file = None
 
 
+REPRIORITIZE_EVERY = 50    # judged fetches between two re-prioritizations of the whole queue,
+REPRIORITIZE_SHARE = 40    # and at least (queued requests / this): at most this many re-scores
+                           # per judged fetch on average, whatever the size of the frontier
+
+
+def reprioritize_due(judged_since: int, queued: int) -> bool:
+    """Whether the whole queue should be re-scored, ``judged_since`` judged fetches after the
+    last time, with ``queued`` requests in it."""
+    return queued > 0 and judged_since >= max(REPRIORITIZE_EVERY, queued / REPRIORITIZE_SHARE)
+
+
 class RescoringPriorityQueue(ScrapyPriorityQueue):
     """Global best-first queue (``ScrapyPriorityQueue``: highest priority first, across all
-    domains) that re-scores a link when it reaches the head of the queue.
+    domains) whose priorities follow what the crawl learns.
 
-    A link queued early was scored before the crawl learned anything; when it is popped its
-    score is recomputed from the components and features kept in its meta
-    (``LinkScorer.rescore``).  If it has fallen below the next queued priority it goes back
-    into the queue with its new priority.  A link is re-scored at most once per
-    ``RESCORE_EVERY`` judged fetches, so a pop costs a bounded amount of work.
+    A link queued early was scored before the crawl learned anything.  Two mechanisms bring
+    its priority up to date, both from the components and features kept in its meta
+    (``LinkScorer.rescore``):
+
+    * at the head: a popped link is re-scored; if it has fallen below the next queued priority
+      it goes back into the queue with its new priority (at most once per ``RESCORE_EVERY``
+      judged fetches per link, so a pop costs a bounded amount of work);
+    * the whole queue, every :func:`reprioritize_due` judged fetches, in one batch: a link whose
+      score rose since it was queued (its site turned out productive, more on-topic pages link
+      it, the learned model came to like it) would otherwise never reach the head.  On the
+      deterministic simulation of ``bench/crawl_sim.py`` the queued priorities ranked the
+      Science frontier of wikischools at AUC 0.69-0.72 against 0.80-0.87 for the same links
+      re-scored.
     """
 
     RESCORE_EVERY = 25
     MAX_ROUNDS = 64
+
+    def _reprioritize(self, scorer, traps) -> None:
+        """Re-score every queued request carrying link components and queue them again."""
+        self._reprioritized_at = scorer.learner.seen
+        requests = []
+        while (request := super().pop()) is not None:
+            requests.append(request)
+        scorable = [r for r in requests if r.meta.get("link_features") is not None
+                    and r.meta.get("link_components") is not None]
+        scored = scorer.rescore_many([
+            (r.url, r.meta["link_components"], r.meta["link_features"],
+             max(0, r.meta.get("depth", 1) - 1), traps.factor(r.url)) for r in scorable])
+        for request, new in zip(scorable, scored):
+            request.meta["rescored_at"] = self._reprioritized_at
+            request.meta["link_score"] = round(new.score, 4)
+            request.meta["link_components"] = new.components
+            request.priority = new.priority
+        for request in requests:
+            super().push(request)
+        dupefilter = getattr(self.crawler, "priority_dupefilter", None)
+        queued = getattr(self.crawler.spider, "queued_priority", None)
+        for request in scorable:     # a rediscovery is compared with the priority it has now
+            if dupefilter is not None:
+                dupefilter.requeued(request)
+            if queued is not None:
+                queued[request.url] = request.priority
+        self.crawler.stats.inc_value("frontier/reprioritized")
+        self.crawler.stats.inc_value("frontier/reprioritized_requests", len(scorable))
 
     def _scorer_and_traps(self):
         state = getattr(self.crawler.spider, "crawl_state", None)
@@ -107,6 +160,9 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
 
     def pop(self) -> Request | None:
         scorer, traps = self._scorer_and_traps()
+        if scorer is not None and reprioritize_due(
+                scorer.learner.seen - getattr(self, "_reprioritized_at", 0), len(self)):
+            self._reprioritize(scorer, traps)
         for _ in range(self.MAX_ROUNDS):
             request = super().pop()
             if request is None or scorer is None:

@@ -192,3 +192,65 @@ def test_links_resolve_against_the_base_directory_like_urljoin(host, path, query
     base = f"{host}/{path}{query}"
     key = base if keeps_base_path(href) else base_key(base)
     assert urljoin(key, href) == urljoin(base, href)
+
+
+def test_parent_component_is_the_mean_over_every_page_linking_the_url():
+    scorer = LinkScorer(lambda text: 0.0, threshold=0.2)
+    link = Link("http://a.test/x/Atom.htm", "Atom")
+    first = scorer.score([link], parent_relevance=0.4, depth=1)[0]       # 0.4 / (2 x 0.2) = 1
+    assert first.components["parent"] == 1.0 and first.components["inlinks"] == 0.0
+    scorer.score([link], parent_relevance=0.0, depth=1)                   # two hub pages
+    again = scorer.score([link, link], parent_relevance=0.0, depth=1)[0]  # counted once a page
+    assert again.components["parent"] == round(1 / 3, 4)
+    assert again.components["inlinks"] == round(1 - 1 / 3, 4)
+    queued = scorer.rescore(link.url, first.components, first.features, 1, 1.0)
+    assert queued.components["parent"] == round(1 / 3, 4)    # the queued copy learns it too
+    assert queued.score < first.score
+    unknown = scorer.rescore("http://a.test/y", first.components, first.features, 1, 1.0)
+    assert unknown.components["parent"] == 1.0               # nothing recorded: its own value
+
+
+def test_whole_queue_reprioritization_is_due_at_a_bounded_cost_per_fetch():
+    from crawler.frontier import REPRIORITIZE_EVERY, REPRIORITIZE_SHARE, reprioritize_due
+    assert not reprioritize_due(REPRIORITIZE_EVERY - 1, 10)
+    assert reprioritize_due(REPRIORITIZE_EVERY, 10)
+    big = 10 * REPRIORITIZE_EVERY * REPRIORITIZE_SHARE
+    assert not reprioritize_due(REPRIORITIZE_EVERY, big)      # a big queue waits longer ...
+    assert reprioritize_due(big // REPRIORITIZE_SHARE, big)   # ... in proportion to its size
+    assert not reprioritize_due(10 ** 6, 0)
+
+
+def test_queue_reprioritization_moves_up_links_of_a_site_that_turned_productive(tmp_path):
+    from types import SimpleNamespace
+
+    from scrapy.squeues import PickleFifoDiskQueue
+    from scrapy.utils.test import get_crawler
+
+    from crawler.frontier import REPRIORITIZE_EVERY, RescoringPriorityQueue
+
+    scorer = LinkScorer(lambda text: 0.0, threshold=0.2)
+    crawler = get_crawler()
+    crawler.spider = SimpleNamespace(crawl_state=SimpleNamespace(scorer=scorer,
+                                                                 traps=TrapDetector()),
+                                     queued_priority={})
+    queue = RescoringPriorityQueue(crawler, PickleFifoDiskQueue, str(tmp_path / "q"))
+    links = [Link("http://dull.test/a/1.htm"), Link("http://good.test/a/1.htm")]
+    for s in scorer.score(links, parent_relevance=0.2, depth=1):   # equal scores: FIFO order
+        queue.push(Request(s.link.url, priority=s.priority, meta={
+            "depth": 2, "link_components": s.components, "link_features": s.features}))
+    queue.push(Request("http://seed.test/", priority=0))          # no components: kept as is
+    for k in range(REPRIORITIZE_EVERY):                            # the crawl learns the sites
+        good = k % 2 == 0
+        site = "good" if good else "dull"
+        scorer.feedback(f"http://{site}.test/a/p{k}.htm", [f"host={site}.test"], {}, good)
+    first = queue.pop()
+    assert crawler.stats.get_value("frontier/reprioritized") == 1
+    assert first.url == "http://good.test/a/1.htm"
+    assert first.meta["rescored_at"] == scorer.learner.seen
+    assert first.meta["link_components"]["site"] > 0.8
+    second = queue.pop()
+    assert second.url == "http://dull.test/a/1.htm" and second.priority < first.priority
+    assert queue.pop().url == "http://seed.test/" and queue.pop() is None
+    assert crawler.spider.queued_priority == {first.url: first.priority,
+                                              second.url: second.priority}
+    queue.close()

@@ -1,0 +1,266 @@
+"""Deterministic offline replica of the focused crawl, for comparing link-scoring variants.
+
+A real crawl (``bench/crawl.py``) runs 16 requests at once, so the order of responses, and
+with it the recall at a budget, varies from run to run by a few targets.  This simulation
+takes the spider's decisions one fetch at a time, with no network and no Scrapy, on a test web
+in the ``shared/testweb`` format: the same crawl state, extraction, relevance pipeline, dedup,
+link extraction, link scoring, trap factors, duplicate-URL upgrades, re-scoring at the head of
+the queue and re-prioritization of the whole queue, with a FIFO queue per priority as in Scrapy.  Redirects are followed at once and
+cost a fetch each; robots.txt is honoured; a URL the web lacks is a 404.  Two runs of the same
+code give the same numbers, so a difference between two variants is theirs.
+
+    python bench/crawl_sim.py --topic settings/topics/science.toml=subject.Science \\
+        [--web ../shared/testweb/wikischools] [--budget 1000] [--log OUT.jsonl]
+"""
+from __future__ import annotations
+
+import argparse
+import heapq
+import itertools
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+from urllib.robotparser import RobotFileParser
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from crawler.frontier import UPGRADE_MARGIN, RescoringPriorityQueue, reprioritize_due  # noqa: E402
+from crawler.links import canonical, extract_links  # noqa: E402
+from crawler.relevance.topic import load_topic  # noqa: E402
+from crawler.spiders.topic import SEED_PRIORITY  # noqa: E402
+from crawler.state import CrawlState  # noqa: E402
+from crawler.testweb.archive import WebArchive, load_web  # noqa: E402
+from extraction import ParseError, extract_document, parse  # noqa: E402
+
+
+class SimulatedCrawl:
+    """One focused crawl of ``web`` for ``topic``, one fetch at a time."""
+
+    def __init__(self, web: WebArchive, topic_path: str, seeds: list[str], shuffle: int = 0):
+        self.web = web
+        # ties between equal priorities: FIFO as in Scrapy, or a seeded random order
+        self.tie = itertools.count().__next__ if not shuffle else random.Random(shuffle).random
+        self.state = CrawlState.open(tempfile.mkdtemp(prefix="sim-state-"),
+                                     load_topic(topic_path))
+        self.queue: list = []
+        self.best: dict[str, int] = {}
+        self.fetched: set[str] = set()
+        self.robots: dict[str, RobotFileParser] = {}
+        self.log: list[dict] = []
+        self.reprioritized_at = 0
+        for url in seeds:
+            self._push(canonical(url), SEED_PRIORITY, {"depth": 0, "parent": None})
+
+    # ------------------------------------------------------------------ queue
+    def _push(self, url: str, priority: int, meta: dict) -> None:
+        old = self.best.get(url)
+        if url in self.fetched or (old is not None and priority < old + UPGRADE_MARGIN):
+            return
+        self.best[url] = priority
+        heapq.heappush(self.queue, (-priority, self.tie(), url, meta))
+
+    def _pop(self) -> tuple[str, dict] | None:
+        """The head of the queue after re-scoring, as ``RescoringPriorityQueue.pop`` does."""
+        scorer, traps = self.state.scorer, self.state.traps
+        every = RescoringPriorityQueue.RESCORE_EVERY
+        while self.queue:
+            neg, _, url, meta = heapq.heappop(self.queue)
+            if url in self.fetched:
+                continue
+            comps, feats = meta.get("components"), meta.get("features")
+            seen = scorer.learner.seen
+            if comps is None or feats is None or seen - meta.get("rescored_at", -every) < every:
+                return url, meta
+            new = scorer.rescore(url, comps, feats, max(0, meta["depth"] - 1),
+                                 traps.factor(url))
+            meta = dict(meta, rescored_at=seen, components=new.components,
+                        score=new.score)
+            head = -self.queue[0][0] if self.queue else None
+            if head is not None and new.priority < head and new.priority < -neg:
+                heapq.heappush(self.queue, (-new.priority, self.tie(), url, meta))
+                continue
+            return url, meta
+        return None
+
+    # ------------------------------------------------------------------ fetching
+    def _allowed(self, url: str) -> bool:
+        parts = urlsplit(url)
+        host = f"{parts.scheme}://{parts.netloc}"
+        rp = self.robots.get(host)
+        if rp is None:
+            rp = self.robots[host] = RobotFileParser()
+            record = self.web.get(host + "/robots.txt")
+            rp.parse(record.body.decode("utf-8", "replace").splitlines()
+                     if record is not None and record.status == 200 else [])
+        return rp.can_fetch("*", url)
+
+    def _reprioritize(self) -> None:
+        """Re-score the whole queue in one batch, as ``RescoringPriorityQueue`` does."""
+        scorer, traps = self.state.scorer, self.state.traps
+        self.reprioritized_at = scorer.learner.seen
+        entries = [e for e in self.queue if e[2] not in self.fetched]
+        scorable = [e for e in entries if e[3].get("components") is not None
+                    and e[3].get("features") is not None]
+        scored = scorer.rescore_many([(url, meta["components"], meta["features"],
+                                       max(0, meta["depth"] - 1), traps.factor(url))
+                                      for _, _, url, meta in scorable])
+        rescored = {id(e): s for e, s in zip(scorable, scored)}
+        self.queue = []
+        for entry in entries:
+            neg, tie, url, meta = entry
+            new = rescored.get(id(entry))
+            if new is not None:
+                meta = dict(meta, rescored_at=self.reprioritized_at,
+                            components=new.components, score=new.score)
+                neg = -new.priority
+                self.best[url] = new.priority
+            self.queue.append((neg, tie, url, meta))
+        heapq.heapify(self.queue)
+
+    def step(self) -> bool:
+        if reprioritize_due(self.state.scorer.learner.seen - self.reprioritized_at,
+                            len(self.queue)):
+            self._reprioritize()
+        head = self._pop()
+        if head is None:
+            return False
+        url, meta = head
+        if not self._allowed(url):
+            self.fetched.add(url)
+            return True
+        final = url
+        record = self.web.get(url)
+        for _ in range(5):                      # redirects: one fetch each
+            if record is None or not 300 <= record.status < 400 or not record.location:
+                break
+            self.fetched.add(final)
+            self.log.append({"url": final, "status": record.status, "relevance": None})
+            final = canonical(urljoin(final, record.location))
+            if final in self.fetched:
+                return True
+            record = self.web.get(final)
+        self.fetched.update((url, final))
+        status = record.status if record is not None else 404
+        row = {"url": final, "status": status, "relevance": None, "on_topic": False,
+               "accepted": False}
+        self.log.append(row)
+        if status != 200 or "html" not in record.content_type:
+            self._judged(meta, final, False, False)
+            return True
+        try:
+            doc = parse(record.body, final, record.header("Content-Type"))
+        except ParseError:
+            self._judged(meta, final, False, False)
+            return True
+        self._page(doc, url, final, meta, row)
+        return True
+
+    def _page(self, doc, url: str, final: str, meta: dict, row: dict) -> None:
+        """The item pipelines, then the spider's feedback and link scoring."""
+        state = self.state
+        extraction = extract_document(doc, method="auto")
+        page = state.relevance.analyse(doc, extraction.text, final)
+        state.frequencies.add(page.terms)
+        relevance = state.relevance.score_page(page)
+        state.library.observe(page, relevance, state.relevance.vector, state.frequencies.idf)
+        on_topic = relevance.relevant and bool(extraction.text)
+        accepted = False
+        if on_topic:
+            kind, _, minhash = state.dedup.check(final, extraction.text)
+            if kind is None and url != final and url in state.dedup.urls:
+                kind = "url"
+            if not kind:
+                state.dedup.add(final, extraction.text, minhash)
+                accepted = True
+        row.update(relevance=relevance.score, on_topic=on_topic, accepted=accepted)
+        self._judged(meta, final, accepted, on_topic)
+        links = [link for link in extract_links(doc, final, extraction.nodes)
+                 if not link.nofollow]
+        state.observe_urls([link.url for link in links])
+        links = [link for link in links if link.url not in self.fetched]
+        if not links:
+            return
+        urls = [link.url for link in links]
+        depth = meta["depth"]
+        for s in state.scorer.score(links, relevance.score, depth, state.traps.factors(urls)):
+            if s.score > 0.0:
+                self._push(s.link.url, s.priority,
+                           {"depth": depth + 1, "parent": final, "score": s.score,
+                            "components": s.components, "features": s.features})
+
+    def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool) -> None:
+        state = self.state
+        state.scorer.feedback(url, meta.get("features"), meta.get("components"), accepted)
+        state.traps.record(url, accepted)
+        if on_topic:
+            state.scorer.add_exemplar(url)
+
+
+def simulate(web: WebArchive, topic_path: str, budget: int, shuffle: int = 0) -> list[dict]:
+    crawl = SimulatedCrawl(web, topic_path, web.seeds, shuffle)
+    while len(crawl.log) < budget and crawl.step():
+        pass
+    return crawl.log[:budget]
+
+
+def measure(log: list[dict], targets: set[str], checkpoints: list[int]) -> dict:
+    """Target recall at each checkpoint and the relevance filter's precision / recall / F1."""
+    recall = [len({r["url"] for r in log[:n] if r["status"] == 200 and r["url"] in targets})
+              / max(1, len(targets)) for n in checkpoints]
+    judged = [r for r in log if r["relevance"] is not None]
+    tp = sum(r["on_topic"] and r["url"] in targets for r in judged)
+    fp = sum(r["on_topic"] and r["url"] not in targets for r in judged)
+    fn = sum(not r["on_topic"] and r["url"] in targets for r in judged)
+    p, r = tp / max(1, tp + fp), tp / max(1, tp + fn)
+    return {"recall": recall, "filter": (p, r, 2 * p * r / (p + r) if p + r else 0.0)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--web", default=str(ROOT.parent / "shared" / "testweb" / "wikischools"))
+    ap.add_argument("--topic", action="append", required=True, metavar="TOML=PREFIX",
+                    help="topic file and the label prefix of its targets (repeatable)")
+    ap.add_argument("--budget", type=int, default=1000)
+    ap.add_argument("--checkpoints", default="250,500,1000")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="run 1 breaks priority ties first-in first-out (as Scrapy does), "
+                         "runs 2.. in a seeded random order; the table gives the mean "
+                         "and the range")
+    ap.add_argument("--log", type=Path, help="write the first run's fetches as JSON lines")
+    args = ap.parse_args(argv)
+    web = load_web(args.web)
+    checkpoints = [int(x) for x in args.checkpoints.split(",") if int(x) <= args.budget]
+    print(f"| topic (targets) | recall at {' / '.join(map(str, checkpoints))} | "
+          f"range at {checkpoints[-1]} | filter P / R / F1 | s/run |\n|---|---|---|---|---|")
+    for spec in args.topic:
+        path, _, prefix = spec.partition("=")
+        targets = {u for u in web.labels if web.on_topic(u, prefix)}
+        t0 = time.perf_counter()
+        results = []
+        for run in range(args.runs):
+            log = simulate(web, path, args.budget, shuffle=run)
+            results.append(measure(log, targets, checkpoints))
+            if args.log and run == 0:
+                out = args.log.with_name(f"{args.log.stem}-{Path(path).stem}{args.log.suffix}") \
+                    if len(args.topic) > 1 else args.log
+                out.write_text("".join(json.dumps(row) + "\n" for row in log), encoding="utf-8")
+        seconds = (time.perf_counter() - t0) / args.runs
+        recall = [statistics.mean(res["recall"][k] for res in results)
+                  for k in range(len(checkpoints))]
+        last = [res["recall"][-1] for res in results]
+        p, r, f1 = (statistics.mean(res["filter"][k] for res in results) for k in range(3))
+        print(f"| {Path(path).stem} ({len(targets)}) | {' / '.join(f'{x:.3f}' for x in recall)} "
+              f"| {min(last):.3f}-{max(last):.3f} | {p:.3f} / {r:.3f} / {f1:.3f} "
+              f"| {seconds:.0f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
