@@ -94,7 +94,7 @@ class PriorityDupeFilter(BaseDupeFilter):
 
 
 REPRIORITIZE_EVERY = 50    # judged fetches between two re-prioritizations of the whole queue,
-REPRIORITIZE_SHARE = 40    # and at least (queued requests / this): at most this many re-scores
+REPRIORITIZE_SHARE = 20    # and at least (queued requests / this): at most this many re-scores
                            # per judged fetch on average, whatever the size of the frontier
 
 

@@ -175,10 +175,7 @@ class LinkScorer:
 
     @staticmethod
     def site_keys(url: str) -> tuple[str, str]:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        first = parts.path.lstrip("/").split("/", 1)[0] if "/" in parts.path.lstrip("/") else ""
-        return host, f"{host}/{first}"
+        return _site_keys(url)
 
     def record_fetch(self, url: str, accepted: bool) -> None:
         """Site-level statistics of one judged fetch."""
@@ -203,10 +200,13 @@ class LinkScorer:
             return 0.0
         return LEARNED_SHARE * min(1.0, self.learner.seen / LEARNED_FULL_AT)
 
+    def _active_weights(self) -> dict[str, float]:
+        """The prior's weights (the URL component only once there are exemplars)."""
+        return {k: v for k, v in self.weights.items() if k != "url" or self.exemplars}
+
     def combine(self, comp: dict[str, float], learned: float) -> float:
         """Prior (weighted mean of the components) blended with the learned probability."""
-        w = self.weights
-        active = {k: v for k, v in w.items() if k != "url" or self.exemplars}
+        active = self._active_weights()
         prior = sum(active[k] * comp.get(k, 0.0) for k in active) / sum(active.values())
         t = self.trust
         return (1.0 - t) * prior + t * learned
@@ -241,25 +241,34 @@ class LinkScorer:
 
     def _finish(self, links: Sequence[Link], comps: list[dict], feats: list[list[str]],
                 depth: int | Sequence[int], traps: Sequence[float]) -> list[ScoredLink]:
-        """Add the crawl-state components and the learned probability; one batch prediction."""
+        """Add the crawl-state components and the learned probability, and blend them as
+        :meth:`combine` does, for the whole batch at once (one prediction, one matrix product)."""
         full_comps, full_feats = [], []
+        inlinks, site = self.inlink_component, self.site_component
         for link, comp, f in zip(links, comps, feats):
             comp = dict(comp)
-            comp["inlinks"] = round(self.inlink_component(link.url), 4)
-            comp["site"] = round(self.site_component(link.url), 4)
+            comp["inlinks"] = round(inlinks(link.url), 4)
+            comp["site"] = round(site(link.url), 4)
             full_comps.append(comp)
             full_feats.append(f + _bucket_features(comp))
-        learned = self.learner.predict(full_feats) if self.trust else \
-            np.full(len(links), 0.5)
-        depths = [depth] * len(links) if isinstance(depth, int) else depth
+        n = len(links)
+        t = self.trust
+        learned = self.learner.predict(full_feats) if t else np.full(n, 0.5)
+        active = self._active_weights()
+        keys = list(active)
+        values = np.array([[comp.get(k, 0.0) for k in keys] for comp in full_comps],
+                          dtype=float).reshape(n, len(keys))
+        prior = values @ np.array([active[k] for k in keys]) / sum(active.values())
+        depths = np.full(n, depth) if isinstance(depth, int) else np.asarray(depth)
+        decay = np.round(DEPTH_DECAY ** np.maximum(depths, 0), 4)
+        trap = np.asarray(traps, dtype=float)
+        scores = ((1.0 - t) * prior + t * learned) * trap * decay
         out = []
-        for link, comp, f, p, trap, d in zip(links, full_comps, feats, learned.tolist(), traps,
-                                             depths):
-            decay = round(DEPTH_DECAY ** max(d, 0), 4)
+        for link, comp, f, p, tr, d, score in zip(links, full_comps, feats, learned.tolist(),
+                                                 trap.tolist(), decay.tolist(), scores.tolist()):
             comp["learned"] = round(p, 4)
-            comp["trap"] = round(trap, 4)
-            comp["depth"] = decay
-            score = self.combine(comp, p) * trap * decay
+            comp["trap"] = round(tr, 4)
+            comp["depth"] = d
             out.append(ScoredLink(link, score, comp, f))
         return out
 
@@ -293,6 +302,19 @@ class LinkScorer:
             self.learner.update(list(features) + _bucket_features(components or {}), accepted)
 
 
+@lru_cache(maxsize=1 << 16)
+def _site_keys(url: str) -> tuple[str, str]:
+    """The link's host and host/first-directory, the two levels of the site component."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    first = parts.path.lstrip("/").split("/", 1)[0] if "/" in parts.path.lstrip("/") else ""
+    return host, f"{host}/{first}"
+
+
+_BUCKET_NAMES = {k: tuple(f"{k}~{b}" for b in range(5)) for k in LEARNED_INPUTS}
+
+
 def _bucket_features(components: dict) -> list[str]:
-    """The learned model's view of the components: one of five buckets each."""
-    return [f"{k}~{min(4, int(components[k] * 5))}" for k in LEARNED_INPUTS if k in components]
+    """The learned model's view of the components: one of five buckets each (``parent~3``)."""
+    return [_BUCKET_NAMES[k][max(0, min(4, int(components[k] * 5)))]
+            for k in LEARNED_INPUTS if k in components]

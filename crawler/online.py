@@ -7,14 +7,15 @@ accepted).  AdaGrad updates, L2 shrinkage; state is a pair of numpy vectors save
 from __future__ import annotations
 
 import zlib
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
 
 
-@lru_cache(maxsize=1 << 18)
+ROW_MEMO_MAX = 1 << 18      # hashed features remembered per model (cleared when full)
+
+
 def _index(feature: str, bits: int) -> int:
     return zlib.crc32(feature.encode("utf-8")) & ((1 << bits) - 1)
 
@@ -30,10 +31,20 @@ class OnlineLogistic:
         self.bias_g2 = 1e-8
         self.seen = 0
         self.positives = 0
+        self._memo: dict[str, int] = {}
 
     def _row_set(self, features: Sequence[str]) -> set[int]:
-        bits = self.bits
-        return {_index(f, bits) for f in features}
+        memo = self._memo
+        rows = set(map(memo.get, features))
+        if None in rows:                       # a feature not hashed yet
+            if len(memo) > ROW_MEMO_MAX:
+                memo.clear()
+            bits = self.bits
+            for f in features:
+                if f not in memo:
+                    memo[f] = _index(f, bits)
+            rows = set(map(memo.get, features))
+        return rows
 
     def _rows(self, features: Sequence[str]) -> np.ndarray:
         rows = self._row_set(features)
