@@ -30,13 +30,13 @@ from urllib.robotparser import RobotFileParser
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crawler.frontier import UPGRADE_MARGIN, RescoringPriorityQueue, reprioritize_due  # noqa: E402
-from crawler.links import canonical, extract_links  # noqa: E402
-from crawler.relevance.topic import load_topic  # noqa: E402
-from crawler.spiders.topic import SEED_PRIORITY  # noqa: E402
-from crawler.state import CrawlState  # noqa: E402
-from crawler.testweb.archive import WebArchive, load_web  # noqa: E402
-from extraction import ParseError, extract_document, parse  # noqa: E402
+from crawler.frontier import UPGRADE_MARGIN, RescoringPriorityQueue, reprioritize_due
+from crawler.links import canonical, extract_links
+from crawler.relevance.topic import load_topic
+from crawler.spiders.topic import SEED_PRIORITY
+from crawler.state import CrawlState
+from crawler.testweb.archive import WebArchive, load_web
+from extraction import ParseError, extract_document, parse
 
 
 class SimulatedCrawl:

@@ -12,7 +12,6 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-
 ROW_MEMO_MAX = 1 << 18      # hashed features remembered per model (cleared when full)
 
 
