@@ -30,7 +30,13 @@ from urllib.robotparser import RobotFileParser
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crawler.frontier import UPGRADE_MARGIN, RescoringPriorityQueue, reprioritize_due
+from crawler.frontier import (
+    UPGRADE_MARGIN,
+    head_rescore_due,
+    reprioritize_due,
+    rescorable,
+    rescore_queued,
+)
 from crawler.links import canonical, extract_links
 from crawler.relevance.topic import load_topic
 from crawler.spiders.topic import SEED_PRIORITY
@@ -68,19 +74,13 @@ class SimulatedCrawl:
     def _pop(self) -> tuple[str, dict] | None:
         """The head of the queue after re-scoring, as ``RescoringPriorityQueue.pop`` does."""
         scorer, traps = self.state.scorer, self.state.traps
-        every = RescoringPriorityQueue.RESCORE_EVERY
         while self.queue:
             neg, _, url, meta = heapq.heappop(self.queue)
             if url in self.fetched:
                 continue
-            comps, feats = meta.get("components"), meta.get("features")
-            seen = scorer.learner.seen
-            if comps is None or feats is None or seen - meta.get("rescored_at", -every) < every:
+            if not head_rescore_due(meta, scorer.learner.seen):
                 return url, meta
-            new = scorer.rescore(url, comps, feats, max(0, meta["depth"] - 1),
-                                 traps.factor(url))
-            meta = dict(meta, rescored_at=seen, components=new.components,
-                        score=new.score)
+            new = rescore_queued(scorer, traps, [(url, meta)])[0]
             head = -self.queue[0][0] if self.queue else None
             if head is not None and new.priority < head and new.priority < -neg:
                 heapq.heappush(self.queue, (-new.priority, self.tie(), url, meta))
@@ -105,21 +105,15 @@ class SimulatedCrawl:
         scorer, traps = self.state.scorer, self.state.traps
         self.reprioritized_at = scorer.learner.seen
         entries = [e for e in self.queue if e[2] not in self.fetched]
-        scorable = [e for e in entries if e[3].get("components") is not None
-                    and e[3].get("features") is not None]
-        scored = scorer.rescore_many([(url, meta["components"], meta["features"],
-                                       max(0, meta["depth"] - 1), traps.factor(url))
-                                      for _, _, url, meta in scorable])
-        rescored = {id(e): s for e, s in zip(scorable, scored)}
+        scorable = [e for e in entries if rescorable(e[3])]
+        scored = rescore_queued(scorer, traps, [(url, meta) for _, _, url, meta in scorable])
+        priority = {id(e): new.priority for e, new in zip(scorable, scored)}
         self.queue = []
         for entry in entries:
             neg, tie, url, meta = entry
-            new = rescored.get(id(entry))
-            if new is not None:
-                meta = dict(meta, rescored_at=self.reprioritized_at,
-                            components=new.components, score=new.score)
-                neg = -new.priority
-                self.best[url] = new.priority
+            if id(entry) in priority:
+                neg = -priority[id(entry)]
+                self.best[url] = -neg
             self.queue.append((neg, tie, url, meta))
         heapq.heapify(self.queue)
 
@@ -191,15 +185,12 @@ class SimulatedCrawl:
         for s in state.scorer.score(links, relevance.score, depth, state.traps.factors(urls)):
             if s.score > 0.0:
                 self._push(s.link.url, s.priority,
-                           {"depth": depth + 1, "parent": final, "score": s.score,
-                            "components": s.components, "features": s.features})
+                           {"depth": depth + 1, "parent": final, "link_score": s.score,
+                            "link_components": s.components, "link_features": s.features})
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool) -> None:
-        state = self.state
-        state.scorer.feedback(url, meta.get("features"), meta.get("components"), accepted)
-        state.traps.record(url, accepted)
-        if on_topic:
-            state.scorer.add_exemplar(url)
+        self.state.judged(url, meta.get("link_features"), meta.get("link_components"),
+                          accepted, on_topic)
 
 
 def simulate(web: WebArchive, topic_path: str, budget: int, shuffle: int = 0) -> list[dict]:

@@ -72,11 +72,8 @@ def replay(pages: list[tuple[str, bytes, int]], topic_path: str) -> Counter:
         t7 = clock()
         accepted = relevance.relevant and bool(extraction.text)
         first = scored[0] if scored else None
-        state.scorer.feedback(url, first.features if first else None,
-                              first.components if first else None, accepted)
-        state.traps.record(url, accepted)
-        if accepted:
-            state.scorer.add_exemplar(url)
+        state.judged(url, first.features if first else None,
+                     first.components if first else None, accepted, on_topic=accepted)
         t8 = clock()
         for name, a, b in (("parse", t0, t1), ("extraction (auto)", t1, t2),
                            ("relevance analysis", t2, t3), ("relevance scoring", t3, t4),

@@ -104,6 +104,33 @@ def reprioritize_due(judged_since: int, queued: int) -> bool:
     return queued > 0 and judged_since >= max(REPRIORITIZE_EVERY, queued / REPRIORITIZE_SHARE)
 
 
+RESCORE_EVERY = 25         # judged fetches between two re-scorings of one link at the head
+
+
+def rescorable(meta: dict) -> bool:
+    """The queued request carries the link components and features it was scored with."""
+    return meta.get("link_features") is not None and meta.get("link_components") is not None
+
+
+def head_rescore_due(meta: dict, seen: int) -> bool:
+    """Whether a popped request should be re-scored, ``seen`` judged fetches into the crawl."""
+    return rescorable(meta) and seen - meta.get("rescored_at", -RESCORE_EVERY) >= RESCORE_EVERY
+
+
+def rescore_queued(scorer, traps, queued: list[tuple[str, dict]]) -> list:
+    """Re-score queued requests, given as ``(url, meta)`` with :func:`rescorable` metas, in
+    one batch (``LinkScorer.rescore_many``); the new score and components go into each meta."""
+    seen = scorer.learner.seen
+    scored = scorer.rescore_many([
+        (url, meta["link_components"], meta["link_features"],
+         max(0, meta.get("depth", 1) - 1), traps.factor(url)) for url, meta in queued])
+    for (_, meta), new in zip(queued, scored):
+        meta["rescored_at"] = seen
+        meta["link_score"] = round(new.score, 4)
+        meta["link_components"] = new.components
+    return scored
+
+
 class RescoringPriorityQueue(ScrapyPriorityQueue):
     """Global best-first queue (``ScrapyPriorityQueue``: highest priority first, across all
     domains) whose priorities follow what the crawl learns.
@@ -113,8 +140,9 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
     (``LinkScorer.rescore``):
 
     * at the head: a popped link is re-scored; if it has fallen below the next queued priority
-      it goes back into the queue with its new priority (at most once per ``RESCORE_EVERY``
-      judged fetches per link, so a pop costs a bounded amount of work);
+      it goes back into the queue with its new priority (:func:`head_rescore_due`: at most
+      once per ``RESCORE_EVERY`` judged fetches per link, so a pop costs a bounded amount of
+      work);
     * the whole queue, every :func:`reprioritize_due` judged fetches, in one batch: a link whose
       score rose since it was queued (its site turned out productive, more on-topic pages link
       it, the learned model came to like it) would otherwise never reach the head.  On the
@@ -123,7 +151,6 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
       re-scored.
     """
 
-    RESCORE_EVERY = 25
     MAX_ROUNDS = 64
 
     def _reprioritize(self, scorer, traps) -> None:
@@ -132,15 +159,9 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         requests = []
         while (request := super().pop()) is not None:
             requests.append(request)
-        scorable = [r for r in requests if r.meta.get("link_features") is not None
-                    and r.meta.get("link_components") is not None]
-        scored = scorer.rescore_many([
-            (r.url, r.meta["link_components"], r.meta["link_features"],
-             max(0, r.meta.get("depth", 1) - 1), traps.factor(r.url)) for r in scorable])
+        scorable = [r for r in requests if rescorable(r.meta)]
+        scored = rescore_queued(scorer, traps, [(r.url, r.meta) for r in scorable])
         for request, new in zip(scorable, scored):
-            request.meta["rescored_at"] = self._reprioritized_at
-            request.meta["link_score"] = round(new.score, 4)
-            request.meta["link_components"] = new.components
             request.priority = new.priority
         for request in requests:
             super().push(request)
@@ -167,17 +188,9 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
             request = super().pop()
             if request is None or scorer is None:
                 return request
-            meta = request.meta
-            features, components = meta.get("link_features"), meta.get("link_components")
-            seen = scorer.learner.seen
-            if features is None or components is None or \
-                    seen - meta.get("rescored_at", -self.RESCORE_EVERY) < self.RESCORE_EVERY:
+            if not head_rescore_due(request.meta, scorer.learner.seen):
                 return request
-            new = scorer.rescore(request.url, components, features,
-                                 max(0, meta.get("depth", 1) - 1), traps.factor(request.url))
-            meta["rescored_at"] = seen
-            meta["link_score"] = round(new.score, 4)
-            meta["link_components"] = new.components
+            new = rescore_queued(scorer, traps, [(request.url, request.meta)])[0]
             head = -self.curprio if self.curprio is not None else None
             demoted = head is not None and new.priority < head and new.priority < request.priority
             request.priority = new.priority     # in place: a popped request is ours alone

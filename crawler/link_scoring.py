@@ -200,17 +200,6 @@ class LinkScorer:
             return 0.0
         return LEARNED_SHARE * min(1.0, self.learner.seen / LEARNED_FULL_AT)
 
-    def _active_weights(self) -> dict[str, float]:
-        """The prior's weights (the URL component only once there are exemplars)."""
-        return {k: v for k, v in self.weights.items() if k != "url" or self.exemplars}
-
-    def combine(self, comp: dict[str, float], learned: float) -> float:
-        """Prior (weighted mean of the components) blended with the learned probability."""
-        active = self._active_weights()
-        prior = sum(active[k] * comp.get(k, 0.0) for k in active) / sum(active.values())
-        t = self.trust
-        return (1.0 - t) * prior + t * learned
-
     def score(self, links: Sequence[Link], parent_relevance: float | None, depth: int,
               trap_factors: Sequence[float] | None = None) -> list[ScoredLink]:
         if not links:
@@ -241,8 +230,10 @@ class LinkScorer:
 
     def _finish(self, links: Sequence[Link], comps: list[dict], feats: list[list[str]],
                 depth: int | Sequence[int], traps: Sequence[float]) -> list[ScoredLink]:
-        """Add the crawl-state components and the learned probability, and blend them as
-        :meth:`combine` does, for the whole batch at once (one prediction, one matrix product)."""
+        """Add the crawl-state components and the learned probability, and blend them for the
+        whole batch at once (one prediction, one matrix product): the prior is the weighted
+        mean of the components (the URL component only once there are exemplars), blended
+        with the learned probability by :attr:`trust`."""
         full_comps, full_feats = [], []
         inlinks, site = self.inlink_component, self.site_component
         for link, comp, f in zip(links, comps, feats):
@@ -254,7 +245,7 @@ class LinkScorer:
         n = len(links)
         t = self.trust
         learned = self.learner.predict(full_feats) if t else np.full(n, 0.5)
-        active = self._active_weights()
+        active = {k: v for k, v in self.weights.items() if k != "url" or self.exemplars}
         keys = list(active)
         values = np.array([[comp.get(k, 0.0) for k in keys] for comp in full_comps],
                           dtype=float).reshape(n, len(keys))

@@ -92,6 +92,16 @@ class CrawlState:
             self.scorer.url_similarity.set_weights(self.tuner.levels, self.tuner.w_f,
                                                    self.tuner.w_dd)
 
+    # ------------------------------------------------------------------ feedback
+    def judged(self, url: str, features: list[str] | None, components: dict | None,
+               accepted: bool, on_topic: bool = False) -> None:
+        """One judged fetch, fed to the link model (with the features and components of the
+        link that led to it), the trap statistics and, when on topic, the S1 exemplars."""
+        self.scorer.feedback(url, features, components, accepted)
+        self.traps.record(url, accepted)
+        if on_topic:
+            self.scorer.add_exemplar(url)
+
     # ------------------------------------------------------------------ siblings
     def remember_page(self, site: str, url: str, doc: Any) -> None:
         pages = self.siblings.setdefault(site, OrderedDict())

@@ -151,12 +151,8 @@ class TopicSpider(scrapy.Spider):
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
         """Feedback of one fetch to the link model, the trap statistics and the exemplars."""
-        state = self.crawl_state
-        state.scorer.feedback(url, meta.get("link_features"), meta.get("link_components"),
-                              accepted)
-        state.traps.record(url, accepted)
-        if on_topic:
-            state.scorer.add_exemplar(url)
+        self.crawl_state.judged(url, meta.get("link_features"), meta.get("link_components"),
+                                accepted, on_topic)
 
     def _follow(self, item: PageItem, response) -> list[Request]:
         state = self.crawl_state
