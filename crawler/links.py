@@ -29,6 +29,10 @@ _SKIP_EXT = frozenset("." + e for e in IGNORED_EXTENSIONS)
 _PCT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
 MAX_URL_LENGTH = 2000
+# an absolute URL that canonicalisation leaves as it is: lower-case host without port, a path
+# of characters neither w3lib nor the session-id rules touch, no query, fragment or escape
+# (and no dot segment, checked apart); tests/test_crawler_units.py checks the claim
+_PLAIN_URL = re.compile(r"https?://[a-z0-9-]+(?:\.[a-z0-9-]+)*/[A-Za-z0-9_~!$&'()*+,=@/.-]*\Z")
 CONTEXT_CHARS = 240
 
 
@@ -41,6 +45,12 @@ class Link:
     nofollow: bool = False
     count: int = 1            # times the page links this URL
     extra: dict = field(default_factory=dict)
+
+
+def is_plain(url: str) -> bool:
+    """True when ``url`` is already canonical (:func:`canonical` returns it unchanged) by its
+    form alone; a cheap test that lets the common case skip w3lib."""
+    return _PLAIN_URL.match(url) is not None and "/." not in url[8:]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -114,7 +124,9 @@ def resolve(base: str, href: str) -> str | None:
     pages of one directory share their navigation links (call it with :func:`base_key` of
     the page URL for any ``href`` with a path of its own, see :func:`keeps_base_path`)."""
     try:
-        url = canonical(safe_url_string(urljoin(base, href)))
+        url = href if is_plain(href) else urljoin(base, href)
+        if not is_plain(url):
+            url = canonical(safe_url_string(url))
     except ValueError:
         return None
     return None if crawlable(url) else url

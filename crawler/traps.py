@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,12 +21,14 @@ _DIGITS = re.compile(r"\d+")
 MAX_SEGMENTS = 12
 
 
+@lru_cache(maxsize=1 << 16)
 def template(url: str) -> str:
     parts = urlsplit(url)
     keys = "&".join(sorted(kv.split("=", 1)[0] for kv in parts.query.split("&") if kv))
     return f"{parts.hostname}{_DIGITS.sub('#', parts.path)}?{_DIGITS.sub('#', keys)}"
 
 
+@lru_cache(maxsize=1 << 16)
 def repeated_segments(url: str) -> bool:
     segments = [s for s in urlsplit(url).path.split("/") if s]
     if len(segments) > MAX_SEGMENTS:
@@ -42,12 +45,15 @@ class TrapDetector:
         self.min_samples = min_samples
         self.fetched: Counter[str] = Counter()
         self.accepted: Counter[str] = Counter()
+        self._totals = [0, 0]   # sums of fetched and accepted (kept up to date by record)
 
     def record(self, url: str, accepted: bool) -> None:
         key = template(url)
         self.fetched[key] += 1
+        self._totals[0] += 1
         if accepted:
             self.accepted[key] += 1
+            self._totals[1] += 1
 
     def factor(self, url: str) -> float:
         """Multiplier in [0, 1] for a link's score (0: never request)."""
@@ -58,7 +64,7 @@ class TrapDetector:
         if n < self.min_samples:
             return 1.0
         rate = (self.accepted.get(key, 0) + 0.5) / (n + 1.0)
-        overall = (sum(self.accepted.values()) + 1.0) / (sum(self.fetched.values()) + 2.0)
+        overall = (self._totals[1] + 1.0) / (self._totals[0] + 2.0)
         return float(min(1.0, rate / max(overall, 1e-6)))
 
     def factors(self, urls: list[str]) -> list[float]:
@@ -81,4 +87,5 @@ class TrapDetector:
             data = json.loads(path.read_text(encoding="utf-8"))
             detector.fetched.update(data.get("fetched", {}))
             detector.accepted.update(data.get("accepted", {}))
+            detector._totals = [sum(detector.fetched.values()), sum(detector.accepted.values())]
         return detector

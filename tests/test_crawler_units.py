@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from w3lib.url import safe_url_string
 from scrapy import Request
 from scrapy.utils.request import RequestFingerprinter
 
@@ -14,7 +15,16 @@ from crawler.corpus import ShardWriter
 from crawler.crawl_log import CrawlLog
 from crawler.frontier import PriorityDupeFilter
 from crawler.link_scoring import LinkScorer, priority_of
-from crawler.links import Link, base_key, canonical, crawlable, extract_links, keeps_base_path
+from crawler.links import (
+    Link,
+    base_key,
+    canonical,
+    crawlable,
+    extract_links,
+    is_plain,
+    keeps_base_path,
+    resolve,
+)
 from crawler.online import OnlineLogistic
 from crawler.traps import TrapDetector, repeated_segments, template
 from extraction import extract, parse
@@ -36,6 +46,35 @@ def test_canonical_keeps_escaped_reserved_characters_of_the_path():
     assert canonical("http://a.test/%7euser/%41%2f%c3%a9?b=2&a=1") == \
         "http://a.test/~user/A%2F%C3%A9?a=1&b=2"
     assert canonical("http://a.test/café") == "http://a.test/caf%C3%A9"
+
+
+_URL_CHARS = "aZ09_~!$&'()*+,=@/.-%;:?#Aé "
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["http://", "https://", "HTTP://", "ftp://"]),
+       st.sampled_from(["a.test", "A.test", "a.test:80", "x-y.a.test", "a..test"]),
+       st.text(alphabet=_URL_CHARS, max_size=30))
+def test_plain_urls_are_their_own_canonical_form(scheme, host, path):
+    url = f"{scheme}{host}/{path}"
+    if is_plain(url):
+        assert canonical(url) == url
+    base = "http://b.test/dir/page.htm"
+    resolved = resolve.__wrapped__(base, url)    # uncached: the fast path against the full one
+    try:
+        full = canonical(safe_url_string(urljoin(base, url)))
+        expected = None if crawlable(full) else full
+    except ValueError:
+        expected = None
+    assert resolved == expected
+
+
+def test_plain_url_test_rejects_what_canonicalisation_changes():
+    assert is_plain("http://a.test/wp/c/Colima_(volcano).htm")
+    for url in ("http://A.test/x", "http://a.test:80/x", "http://a.test/x?q=1", "http://a.test/x#f",
+                "http://a.test/a/./b", "http://a.test/a/../b", "http://a.test/C%2B%2B",
+                "http://a.test/p;jsessionid=1", "http://a.test", "http://a.test/caf\u00e9"):
+        assert not is_plain(url), url
 
 
 @pytest.mark.parametrize("url, ok", [

@@ -19,12 +19,14 @@ which pages, nor how candidates are accepted.  This is the closest implementable
 from __future__ import annotations
 
 import csv
+import heapq
 import io
 import json
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
+from operator import mul
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,7 +45,7 @@ def sigma(page: PageTerms, idf: Callable[[str], float], top_n: int = 30) -> dict
     for b in page.blocks:
         for t, tf in b.counts.items():
             acc[t] = acc.get(t, 0.0) + b.weight * tf
-    scored = sorted(((v * idf(t), t) for t, v in acc.items()), reverse=True)[:top_n]
+    scored = heapq.nlargest(top_n, zip(map(mul, acc.values(), map(idf, acc)), acc))
     return {t: v for v, t in scored}
 
 
@@ -91,6 +93,7 @@ class FeatureLibrary:
         self._support: Counter = Counter()
         self._votes: dict[str, Counter] = {}
         self._surface: dict[str, str] = {}
+        self._known: tuple | None = None
 
     # ------------------------------------------------------------------ learning
     def observe(self, page: PageTerms, relevance: Relevance, vector: TopicVector,
@@ -99,7 +102,7 @@ class FeatureLibrary:
         update this call triggered (usually none)."""
         if not relevance.relevant or not page.blocks:
             return []
-        known = set(vector.weights) | set(vector.template)
+        known = self._known_terms(vector)
         sig = [t for t in sigma(page, idf, self.sigma_top) if t not in known]
         if not sig:
             return []
@@ -108,8 +111,9 @@ class FeatureLibrary:
         self._pending.append({t: total[t] / fmax for t in sig})
         wanted = set(sig)
         cooc: dict[str, Counter] = {}
+        in_topic, category = vector.weights.__contains__, vector.category.__getitem__
         for b in page.blocks:
-            cats = Counter(vector.category[t] for t in b.counts if t in vector.weights)
+            cats = Counter(map(category, filter(in_topic, b.counts)))
             if cats:
                 for t in wanted.intersection(b.counts):
                     cooc.setdefault(t, Counter()).update(cats)
@@ -121,6 +125,12 @@ class FeatureLibrary:
         if len(self._pending) >= self.update_every:
             return self.update(vector)
         return []
+
+    def _known_terms(self, vector: TopicVector) -> set[str]:
+        """The topic vector's terms and variants (cached for the vector in use)."""
+        if self._known is None or self._known[0] is not vector:
+            self._known = (vector, set(vector.weights) | set(vector.template))
+        return self._known[1]
 
     def update(self, vector: TopicVector) -> list[Candidate]:
         """Run one update round over the pages since the last one; returns the new
