@@ -5,7 +5,8 @@ into the queue when its new priority is higher than any it was queued with, so a
 found from an off-topic page moves up when an on-topic page links it.  The copy left behind in
 the queue is dropped before download by :class:`crawler.middlewares.AlreadyFetchedMiddleware`
 (a URL is fetched at most once).  With ``JOBDIR`` both the queued priorities and the fetched
-set are appended to ``JOBDIR/frontier.log``, so a resumed crawl never refetches a page.
+set are appended to ``JOBDIR/frontier.log`` (priorities changed by a re-prioritization of the
+queue too), so a resumed crawl never refetches a page.
 """
 from __future__ import annotations
 
@@ -66,10 +67,13 @@ class PriorityDupeFilter(BaseDupeFilter):
         return False
 
     def requeued(self, request: Request) -> None:
-        """The queue changed the priority of a queued request (re-prioritization)."""
+        """The queue changed the priority of a queued request (re-prioritization); logged
+        like a queued one, so that a resumed crawl compares rediscoveries with it."""
         fp = self.fingerprint(request)
-        if fp not in self.fetched:
+        if fp not in self.fetched and self.best.get(fp) != request.priority:
             self.best[fp] = request.priority
+            if self.file:
+                self.file.write(f"Q {fp.hex()} {request.priority}\n")
 
     def mark_fetched(self, request: Request) -> bool:
         """Record a download; False when the URL was already fetched (a stale copy)."""

@@ -171,6 +171,16 @@ def test_priority_dupefilter_upgrades_and_fetches_once(tmp_path):
     assert not again.mark_fetched(low)
 
 
+def test_priority_dupefilter_logs_requeued_priorities_for_a_resume(tmp_path):
+    df = PriorityDupeFilter(str(tmp_path), RequestFingerprinter())
+    assert not df.request_seen(Request("http://a.test/y", priority=100))
+    df.requeued(Request("http://a.test/y", priority=20))    # the queue re-scored it down
+    df.close("shutdown")
+    again = PriorityDupeFilter(str(tmp_path), RequestFingerprinter())  # JOBDIR resume
+    # compared with its current priority (20), not the one it was first queued with (100)
+    assert not again.request_seen(Request("http://a.test/y", priority=60))
+
+
 def test_online_model_learns_a_separable_feature_and_round_trips(tmp_path):
     model = OnlineLogistic(bits=12)
     for k in range(300):
