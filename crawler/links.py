@@ -124,9 +124,12 @@ def resolve(base: str, href: str) -> str | None:
     pages of one directory share their navigation links (call it with :func:`base_key` of
     the page URL for any ``href`` with a path of its own, see :func:`keeps_base_path`)."""
     try:
-        url = href if is_plain(href) else urljoin(base, href)
-        if not is_plain(url):
-            url = canonical(safe_url_string(url))
+        if is_plain(href):
+            url = href
+        else:
+            url = urljoin(base, href)
+            if not is_plain(url):
+                url = canonical(safe_url_string(url))
     except ValueError:
         return None
     return None if crawlable(url) else url

@@ -45,15 +45,16 @@ class TrapDetector:
         self.min_samples = min_samples
         self.fetched: Counter[str] = Counter()
         self.accepted: Counter[str] = Counter()
-        self._totals = [0, 0]   # sums of fetched and accepted (kept up to date by record)
+        # sums of ``fetched`` and ``accepted`` over all templates, kept up to date by record
+        self.fetched_total = self.accepted_total = 0
 
     def record(self, url: str, accepted: bool) -> None:
         key = template(url)
         self.fetched[key] += 1
-        self._totals[0] += 1
+        self.fetched_total += 1
         if accepted:
             self.accepted[key] += 1
-            self._totals[1] += 1
+            self.accepted_total += 1
 
     def factor(self, url: str) -> float:
         """Multiplier in [0, 1] for a link's score (0: never request)."""
@@ -64,7 +65,7 @@ class TrapDetector:
         if n < self.min_samples:
             return 1.0
         rate = (self.accepted.get(key, 0) + 0.5) / (n + 1.0)
-        overall = (self._totals[1] + 1.0) / (self._totals[0] + 2.0)
+        overall = (self.accepted_total + 1.0) / (self.fetched_total + 2.0)
         return float(min(1.0, rate / max(overall, 1e-6)))
 
     def factors(self, urls: list[str]) -> list[float]:
@@ -87,5 +88,6 @@ class TrapDetector:
             data = json.loads(path.read_text(encoding="utf-8"))
             detector.fetched.update(data.get("fetched", {}))
             detector.accepted.update(data.get("accepted", {}))
-            detector._totals = [sum(detector.fetched.values()), sum(detector.accepted.values())]
+            detector.fetched_total = sum(detector.fetched.values())
+            detector.accepted_total = sum(detector.accepted.values())
         return detector

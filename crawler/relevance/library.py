@@ -93,7 +93,6 @@ class FeatureLibrary:
         self._support: Counter = Counter()
         self._votes: dict[str, Counter] = {}
         self._surface: dict[str, str] = {}
-        self._known: tuple | None = None
 
     # ------------------------------------------------------------------ learning
     def observe(self, page: PageTerms, relevance: Relevance, vector: TopicVector,
@@ -102,7 +101,7 @@ class FeatureLibrary:
         update this call triggered (usually none)."""
         if not relevance.relevant or not page.blocks:
             return []
-        known = self._known_terms(vector)
+        known = vector.known_terms
         sig = [t for t in sigma(page, idf, self.sigma_top) if t not in known]
         if not sig:
             return []
@@ -126,12 +125,6 @@ class FeatureLibrary:
             return self.update(vector)
         return []
 
-    def _known_terms(self, vector: TopicVector) -> set[str]:
-        """The topic vector's terms and variants (cached for the vector in use)."""
-        if self._known is None or self._known[0] is not vector:
-            self._known = (vector, set(vector.weights) | set(vector.template))
-        return self._known[1]
-
     def update(self, vector: TopicVector) -> list[Candidate]:
         """Run one update round over the pages since the last one; returns the new
         acceptances."""
@@ -140,7 +133,7 @@ class FeatureLibrary:
             return []
         self.rounds += 1
         n = len(pages)
-        known = set(vector.weights) | set(vector.template)
+        known = vector.known_terms
         weights = formula6(pages)
         ranked = sorted((t for t in weights if t not in known and weights[t] > 0),
                         key=lambda t: (-weights[t], t))

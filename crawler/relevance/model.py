@@ -40,6 +40,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import chain, repeat
 from operator import add, mul
 from typing import Any
@@ -101,6 +102,11 @@ class TopicVector:
 
     def __len__(self) -> int:
         return len(self.weights)
+
+    @cached_property
+    def known_terms(self) -> frozenset[str]:
+        """Concept keys and variant keys: the terms the feature library never proposes."""
+        return frozenset(self.weights) | frozenset(self.template)
 
     def concept_hits(self, text: str) -> float:
         """Summed weight of the topic concepts among the tokens of ``text`` (phrases joined,
