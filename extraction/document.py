@@ -256,18 +256,21 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     return _build(root, encoding, url)
 
 
-def _build(root: etree._Element, encoding: str | None, url: str | None) -> Document:
-    # Seven ints per node, (kind, tag code, parent, depth, line, cell, in_link), in one flat
-    # int32 array.  Kept lean: this loop is the per-page cost floor of every method.
+def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
+                 cells: frozenset) -> tuple[array, list, list[str], list[str]]:
+    """The node table's rows in pre-order: the reference walk (see ``_nodewalk.walk``).
+
+    Eight ints per node, ``(kind, tag code, parent, depth, line, cell, links, end)``, in one
+    flat int32 array; the lxml element, the raw text and the tag name per node.
+    """
     rows = array("i")
     elements: list = []
     texts: list[str] = []
-    end: list[int] = []
-    add_row, add_el, add_text, add_end = rows.extend, elements.append, texts.append, end.append
+    names: list[str] = []
+    add_row, add_el, add_text, add_name = rows.extend, elements.append, texts.append, names.append
     stack: list[int] = []
     push, pop = stack.append, stack.pop
     links = line_no = cell_no = 0
-    codes, block, cells = _TAG_CODES, BLOCK_LEVEL, CELL_LEVEL
     cur = -1  # current parent element id
     for event, el in etree.iterwalk(root, events=("start", "end")):
         name = el.tag
@@ -280,22 +283,22 @@ def _build(root: etree._Element, encoding: str | None, url: str | None) -> Docum
                 cell_no += 1
             code = codes.get(name)
             if code is None:
-                code = tag_code(name)
+                code = intern(name)
             i = len(elements)
-            add_row((ELEMENT, code, cur, len(stack), line_no, cell_no, links))
-            add_el(el); add_text(""); add_end(0)
+            add_row((ELEMENT, code, cur, len(stack), line_no, cell_no, links, 0))
+            add_el(el); add_text(""); add_name(name)
             push(i)
             cur = i
             if code == _A:
                 links += 1
             text = el.text
             if text and not text.isspace():
-                add_row((TEXT, 0, i, len(stack), line_no, cell_no, links))
-                add_el(None); add_text(text); add_end(i + 2)
+                add_row((TEXT, 0, i, len(stack), line_no, cell_no, links, i + 2))
+                add_el(None); add_text(text); add_name("#text")
         else:
             if name.__class__ is str:
                 i = pop()
-                end[i] = len(elements)
+                rows[8 * i + 7] = len(elements)
                 cur = stack[-1] if stack else -1
                 if name == "a":
                     links -= 1
@@ -303,17 +306,33 @@ def _build(root: etree._Element, encoding: str | None, url: str | None) -> Docum
                     line_no += 1
             tail = el.tail
             if tail and cur >= 0 and not tail.isspace():
-                add_row((TEXT, 0, cur, len(stack), line_no, cell_no, links))
-                add_el(None); add_text(tail); add_end(len(elements))
-    table = np.frombuffer(rows, dtype=np.int32).reshape(-1, 7)
+                add_row((TEXT, 0, cur, len(stack), line_no, cell_no, links, len(elements) + 1))
+                add_el(None); add_text(tail); add_name("#text")
+    return rows, elements, texts, names
+
+
+try:
+    from ._nodewalk import walk as _walk
+except ImportError:  # the compiled walk is not built (no C compiler at install): same table
+    _walk = _walk_python
+
+
+def _build(root: etree._Element, encoding: str | None, url: str | None,
+           walk=None) -> Document:
+    # The walk is the per-page cost floor of every method: compiled when built.
+    rows, elements, texts, names = (walk or _walk)(root, _TAG_CODES, tag_code, BLOCK_LEVEL,
+                                                   CELL_LEVEL)
+    table = np.frombuffer(rows, dtype=np.int32).reshape(-1, 8)
     is_text = table[:, 0] == TEXT
     runs = run_counts([t for t in texts if t])
     tlen = np.zeros(len(elements), dtype=np.int64)
     tlen[is_text] = runs["length"]
-    return Document(
+    doc = Document(
         root=root, kind=table[:, 0].astype(np.int8), tag=table[:, 1].copy(),
-        parent=table[:, 2].copy(), end=np.array(end, dtype=np.int32), depth=table[:, 3].copy(),
+        parent=table[:, 2].copy(), end=table[:, 7].copy(), depth=table[:, 3].copy(),
         line=table[:, 4].copy(), cell=table[:, 5].copy(), elements=elements, texts=texts,
         tlen=tlen, in_link=table[:, 6] > 0, runs=runs,
         encoding=encoding, url=url,
     )
+    doc.__dict__["tag_names"] = names  # the cached property, already known
+    return doc

@@ -1,0 +1,232 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled pre-order walk of an lxml tree into the rows of the node table.
+
+The same walk as :func:`extraction.document._walk_python` (which stays the reference and the
+fallback when this module is not built), read straight off libxml2's nodes through lxml's
+public C API instead of one Python iteration per ``iterwalk`` event.  The two must give equal
+tables: ``tests/test_document.py`` compares them on real pages.
+"""
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport strlen
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlNode
+
+cetree.import_lxml__etree()
+
+cdef enum:
+    WIDTH = 8  # kind, tag code, parent, depth, line, cell, links, end
+    F_BLOCK = 1
+    F_CELL = 2
+    F_BR = 4
+    F_LINK = 8
+
+
+cdef struct Table:
+    int* rows
+    Py_ssize_t n
+    Py_ssize_t cap
+
+
+cdef int _grow(Table* t) except -1:
+    cdef Py_ssize_t cap = t.cap * 2 if t.cap else 1024
+    cdef int* rows = <int*> PyMem_Realloc(t.rows, cap * WIDTH * sizeof(int))
+    if rows == NULL:
+        raise MemoryError()
+    t.rows, t.cap = rows, cap
+    return 0
+
+
+cdef inline int _add(Table* t, int kind, int code, int parent, int depth, int line, int cell,
+                     int links, int end) except -1:
+    if t.n == t.cap:
+        _grow(t)
+    cdef int* r = t.rows + t.n * WIDTH
+    r[0] = kind; r[1] = code; r[2] = parent; r[3] = depth
+    r[4] = line; r[5] = cell; r[6] = links; r[7] = end
+    t.n += 1
+    return 0
+
+
+cdef inline bint _is_text(xmlNode* c) noexcept nogil:
+    return c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline bint _is_element_like(xmlNode* c) noexcept nogil:
+    # what lxml exposes as an element (and iterwalk visits): elements, comments, PIs, entities
+    return (c.type == tree.XML_ELEMENT_NODE or c.type == tree.XML_COMMENT_NODE
+            or c.type == tree.XML_PI_NODE or c.type == tree.XML_ENTITY_REF_NODE)
+
+
+cdef inline xmlNode* _next_element_like(xmlNode* c) noexcept nogil:
+    while c != NULL and not _is_element_like(c):
+        c = c.next
+    return c
+
+
+cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
+    # the ASCII characters for which str.isspace() is true
+    return b == 32 or (9 <= b <= 13) or (28 <= b <= 31)
+
+
+cdef object _text_run(xmlNode* c):
+    """lxml's ``.text``/``.tail`` starting at ``c``, or None when it is empty or all space."""
+    cdef xmlNode* first = NULL
+    cdef xmlNode* cur = c
+    cdef int pieces = 0
+    cdef const unsigned char* s
+    cdef bint solid = False, other = False
+    while cur != NULL and _is_text(cur):
+        s = <const unsigned char*> cur.content
+        if s != NULL and s[0] != 0:
+            if first == NULL:
+                first = cur
+            pieces += 1
+            if not solid:
+                while s[0] != 0:
+                    if s[0] >= 128:
+                        other = True
+                    elif not _ascii_space(s[0]):
+                        solid = True
+                        break
+                    s += 1
+        cur = cur.next
+    if first == NULL or not (solid or other):
+        return None
+    cdef object text
+    if pieces == 1:
+        s = <const unsigned char*> first.content
+        text = PyUnicode_DecodeUTF8(<const char*> s, strlen(<const char*> s), "replace")
+    else:
+        parts = []
+        cur = first
+        while cur != NULL and _is_text(cur):
+            if cur.content != NULL:
+                parts.append(PyUnicode_DecodeUTF8(<const char*> cur.content,
+                                                  strlen(<const char*> cur.content), "replace"))
+            cur = cur.next
+        text = "".join(parts)
+    if not solid and text.isspace():
+        return None
+    return text
+
+
+def walk(cetree._Element root, dict codes, object intern, frozenset block, frozenset cells):
+    """``(rows, elements, texts, names)`` of the subtree of ``root``, in pre-order.
+
+    ``rows``: bytes of int32 rows ``(kind, tag code, parent, depth, line, cell, links, end)``
+    (kind 0 element, 1 text run); ``elements``: the lxml element per row (None for text runs);
+    ``texts``: the raw text per row ("" for elements); ``names``: the tag per row ("#text" for
+    text runs).  ``codes`` maps tag names to codes, ``intern(name)`` assigns a new one.
+    """
+    cdef Table t
+    t.rows = NULL
+    t.n = t.cap = 0
+    cdef int* stack = NULL
+    cdef int* flag_stack = NULL
+    cdef Py_ssize_t depth = 0, stack_cap = 0
+    cdef int line_no = 0, cell_no = 0, links = 0, cur = -1, i, code, flags
+    cdef xmlNode* c = root._c_node
+    cdef xmlNode* top = c
+    cdef xmlNode* nxt
+    cdef cetree._Document doc = root._doc
+    cdef dict info = {}
+    cdef int* grown
+    elements = []
+    texts = []
+    names = []
+    try:
+        while True:
+            # ---------------------------------------------------------------- start of c
+            if c.type == tree.XML_ELEMENT_NODE:
+                if c.ns != NULL and c.ns.href != NULL:
+                    name = "{%s}%s" % ((<bytes> c.ns.href).decode("utf-8", "replace"),
+                                       (<bytes> c.name).decode("utf-8", "replace"))
+                else:
+                    name = PyUnicode_DecodeUTF8(<const char*> c.name,
+                                                strlen(<const char*> c.name), "replace")
+                entry = info.get(name)
+                if entry is None:
+                    code_obj = codes.get(name)
+                    if code_obj is None:
+                        code_obj = intern(name)
+                    flags = ((F_BLOCK if name in block else 0) | (F_CELL if name in cells else 0)
+                             | (F_BR if name == "br" else 0) | (F_LINK if name == "a" else 0))
+                    entry = info[name] = (code_obj, flags, name)
+                code = (<tuple> entry)[0]
+                flags = (<tuple> entry)[1]
+                name = (<tuple> entry)[2]
+                if flags & (F_BLOCK | F_BR):
+                    line_no += 1
+                elif flags & F_CELL:
+                    cell_no += 1
+                i = <int> t.n
+                _add(&t, 0, code, cur, <int> depth, line_no, cell_no, links, 0)
+                elements.append(cetree.elementFactory(doc, c))
+                texts.append("")
+                names.append(name)
+                if depth == stack_cap:
+                    stack_cap = stack_cap * 2 if stack_cap else 256
+                    grown = <int*> PyMem_Realloc(stack, stack_cap * sizeof(int))
+                    if grown == NULL:
+                        raise MemoryError()
+                    stack = grown
+                    grown = <int*> PyMem_Realloc(flag_stack, stack_cap * sizeof(int))
+                    if grown == NULL:
+                        raise MemoryError()
+                    flag_stack = grown
+                stack[depth] = i
+                flag_stack[depth] = flags
+                depth += 1
+                cur = i
+                if flags & F_LINK:
+                    links += 1
+                text = _text_run(c.children)
+                if text is not None:
+                    _add(&t, 1, 0, i, <int> depth, line_no, cell_no, links, i + 2)
+                    elements.append(None)
+                    texts.append(text)
+                    names.append("#text")
+                nxt = _next_element_like(c.children)
+                if nxt != NULL:
+                    c = nxt
+                    continue
+            # ---------------------------------------------------------------- end of c, and up
+            while True:
+                if c.type == tree.XML_ELEMENT_NODE:
+                    depth -= 1
+                    i = stack[depth]
+                    t.rows[i * WIDTH + 7] = <int> t.n
+                    cur = stack[depth - 1] if depth else -1
+                    flags = flag_stack[depth]
+                    if flags & F_LINK:
+                        links -= 1
+                    if flags & F_BLOCK:
+                        line_no += 1
+                if c == top:
+                    break
+                if cur >= 0:
+                    text = _text_run(c.next)
+                    if text is not None:
+                        _add(&t, 1, 0, cur, <int> depth, line_no, cell_no, links, <int> t.n + 1)
+                        elements.append(None)
+                        texts.append(text)
+                        names.append("#text")
+                nxt = _next_element_like(c.next)
+                if nxt != NULL:
+                    c = nxt
+                    break
+                c = c.parent
+                if c == NULL:  # detached subtree: cannot happen for a parsed page's root
+                    break
+            if c == top or c == NULL:
+                break
+        rows = PyBytes_FromStringAndSize(<char*> t.rows, t.n * WIDTH * sizeof(int))
+    finally:
+        PyMem_Free(t.rows)
+        PyMem_Free(stack)
+        PyMem_Free(flag_stack)
+    return rows, elements, texts, names

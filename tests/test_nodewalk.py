@@ -1,0 +1,89 @@
+"""The compiled node walk (extraction/_nodewalk.pyx) gives the reference walk's table exactly."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from extraction import document
+from extraction.datasets import available
+from extraction.document import BLOCK_LEVEL, CELL_LEVEL, ParseError, parse, tag_code
+
+# A failed build is silent at install time (the extension is optional): fail here instead, so
+# CI never measures or ships the slow path by accident.
+from extraction import _nodewalk  # noqa: E402
+
+
+def both_walks(doc: document.Document):
+    args = (document._TAG_CODES, tag_code, BLOCK_LEVEL, CELL_LEVEL)
+    return document._walk_python(doc.root, *args), _nodewalk.walk(doc.root, *args)
+
+
+def assert_same_table(doc: document.Document) -> None:
+    (rows_py, els_py, texts_py, names_py), (rows_c, els_c, texts_c, names_c) = both_walks(doc)
+    assert bytes(rows_py) == rows_c
+    assert texts_py == texts_c
+    assert names_py == names_c
+    assert len(els_py) == len(els_c)
+    assert all(a is b for a, b in zip(els_py, els_c))  # the same lxml proxies
+
+
+def test_the_document_uses_the_compiled_walk():
+    assert document._walk is _nodewalk.walk
+
+
+EDGE_CASES = [
+    "<p>one<a href=x>two <b>three</b></a> four<br>five</p><table><tr><td>a</td><td>b</td></tr>",
+    "<div>\u3000</div><div>\xa0</div><p>\x0b</p><p> \t\r\n </p><span>中文,。</span>",
+    "<html><body><svg:rect>x</svg:rect><o:p>office</o:p><p>&amp; &nbsp; &#11; &unknown;</p>",
+    "<p>a<![CDATA[b]]>c</p><!-- c --><p>after</p><?pi x?>tail",
+    "<ul>" + "<li><a href=#>item</a> tail " * 50 + "</ul>",
+    "<div>" * 3000 + "deep" + "</div>" * 3000 + "<p>after the nesting</p>",
+    "text only, no tags at all",
+    "<a><a><a>nested links</a></a></a> out",
+]
+
+
+@pytest.mark.parametrize("html", EDGE_CASES)
+def test_edge_cases(html):
+    assert_same_table(parse(html))
+
+
+def test_text_run_properties():
+    doc = parse("<p>x</p>")
+    rows, _, texts, names = _nodewalk.walk(doc.root, document._TAG_CODES, tag_code,
+                                           BLOCK_LEVEL, CELL_LEVEL)
+    assert "x" in texts and names[texts.index("x")] == "#text"
+    assert len(rows) == 4 * 8 * len(texts)
+
+
+HTML_PIECES = st.one_of(
+    st.sampled_from(["<div>", "</div>", "<p>", "</p>", "<a href=u>", "</a>", "<br>", "<td>",
+                     "<tr>", "<table>", "</table>", "<b>", "</b>", "<script>x</script>",
+                     "<!-- c -->", "&amp;", "&nbsp;", "<li>", "<h1>", "</h1>"]),
+    st.text(alphabet="ab 中\u3000\xa0\t\n,.。<>&;", max_size=12),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(HTML_PIECES, max_size=60))
+def test_random_markup(pieces):
+    try:
+        doc = parse("".join(pieces) or "x")
+    except ParseError:
+        return
+    assert_same_table(doc)
+
+
+@pytest.mark.shared
+def test_every_page_of_the_shared_sets(extraction_data):
+    checked = 0
+    for name in available():
+        for path in sorted((extraction_data / name).glob("*.html"))[:60]:
+            try:
+                doc = parse(path.read_bytes())
+            except ParseError:
+                continue
+            assert_same_table(doc)
+            checked += 1
+    assert checked > 200
