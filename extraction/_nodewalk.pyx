@@ -9,7 +9,7 @@ tables: ``tests/test_document.py`` compares them on real pages.
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.string cimport strlen
+from libc.string cimport strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -114,13 +114,38 @@ cdef object _text_run(xmlNode* c):
     return text
 
 
+cdef object _attribute(xmlNode* c, const char* wanted):
+    """The value of the attribute ``wanted`` (no namespace) of element ``c``; None when absent
+    or empty (what lxml's ``el.get(wanted) or None`` gives)."""
+    cdef tree.xmlAttr* a = c.properties
+    cdef xmlNode* v
+    while a != NULL:
+        if a.ns == NULL and a.name != NULL and strcmp(<const char*> a.name, wanted) == 0:
+            v = a.children
+            if v != NULL and v.next == NULL and v.content != NULL:
+                if (<const char*> v.content)[0] == 0:
+                    return None
+                return PyUnicode_DecodeUTF8(<const char*> v.content,
+                                            strlen(<const char*> v.content), "replace")
+            parts = []
+            while v != NULL:
+                if v.content != NULL:
+                    parts.append(PyUnicode_DecodeUTF8(<const char*> v.content,
+                                                      strlen(<const char*> v.content), "replace"))
+                v = v.next
+            return "".join(parts) or None
+        a = a.next
+    return None
+
+
 def walk(cetree._Element root, dict codes, object intern, frozenset block, frozenset cells):
-    """``(rows, elements, texts, names)`` of the subtree of ``root``, in pre-order.
+    """``(rows, elements, texts, names, hints)`` of the subtree of ``root``, in pre-order.
 
     ``rows``: bytes of int32 rows ``(kind, tag code, parent, depth, line, cell, links, end)``
     (kind 0 element, 1 text run); ``elements``: the lxml element per row (None for text runs);
     ``texts``: the raw text per row ("" for elements); ``names``: the tag per row ("#text" for
-    text runs).  ``codes`` maps tag names to codes, ``intern(name)`` assigns a new one.
+    text runs); ``hints``: ``{row: (class, id)}`` for the elements with a non-empty class or
+    id (the other one None).  ``codes`` maps tag names to codes, ``intern(name)`` assigns a new one.
     """
     cdef Table t
     t.rows = NULL
@@ -138,6 +163,7 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
     elements = []
     texts = []
     names = []
+    hints = {}
     try:
         while True:
             # ---------------------------------------------------------------- start of c
@@ -168,6 +194,11 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
                 elements.append(cetree.elementFactory(doc, c))
                 texts.append("")
                 names.append(name)
+                if c.properties != NULL:
+                    cls = _attribute(c, "class")
+                    ident = _attribute(c, "id")
+                    if cls is not None or ident is not None:
+                        hints[i] = (cls, ident)
                 if depth == stack_cap:
                     stack_cap = stack_cap * 2 if stack_cap else 256
                     grown = <int*> PyMem_Realloc(stack, stack_cap * sizeof(int))
@@ -229,4 +260,4 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
         PyMem_Free(t.rows)
         PyMem_Free(stack)
         PyMem_Free(flag_stack)
-    return rows, elements, texts, names
+    return rows, elements, texts, names, hints

@@ -77,6 +77,7 @@ class Document:
     tlen: np.ndarray          # own text length after whitespace collapse (text nodes)
     in_link: np.ndarray       # node with an <a> ancestor
     runs: dict                # per-text-node counts of chars.run_counts, in node order
+    hints: dict               # node id -> (class, id) of the elements with either attribute
     encoding: str | None = None
     url: str | None = None
     _sums: dict = field(default_factory=dict, repr=False)
@@ -257,16 +258,18 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
 
 
 def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
-                 cells: frozenset) -> tuple[array, list, list[str], list[str]]:
+                 cells: frozenset) -> tuple[array, list, list[str], list[str], dict]:
     """The node table's rows in pre-order: the reference walk (see ``_nodewalk.walk``).
 
     Eight ints per node, ``(kind, tag code, parent, depth, line, cell, links, end)``, in one
-    flat int32 array; the lxml element, the raw text and the tag name per node.
+    flat int32 array; the lxml element, the raw text and the tag name per node; the
+    ``(class, id)`` attributes of the elements that have one of them (empty ones are None).
     """
     rows = array("i")
     elements: list = []
     texts: list[str] = []
     names: list[str] = []
+    hints: dict[int, tuple[str | None, str | None]] = {}
     add_row, add_el, add_text, add_name = rows.extend, elements.append, texts.append, names.append
     stack: list[int] = []
     push, pop = stack.append, stack.pop
@@ -287,6 +290,9 @@ def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
             i = len(elements)
             add_row((ELEMENT, code, cur, len(stack), line_no, cell_no, links, 0))
             add_el(el); add_text(""); add_name(name)
+            cls, ident = el.get("class") or None, el.get("id") or None
+            if cls or ident:
+                hints[i] = (cls, ident)
             push(i)
             cur = i
             if code == _A:
@@ -308,7 +314,7 @@ def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
             if tail and cur >= 0 and not tail.isspace():
                 add_row((TEXT, 0, cur, len(stack), line_no, cell_no, links, len(elements) + 1))
                 add_el(None); add_text(tail); add_name("#text")
-    return rows, elements, texts, names
+    return rows, elements, texts, names, hints
 
 
 try:
@@ -320,7 +326,7 @@ except ImportError:  # the compiled walk is not built (no C compiler at install)
 def _build(root: etree._Element, encoding: str | None, url: str | None,
            walk=None) -> Document:
     # The walk is the per-page cost floor of every method: compiled when built.
-    rows, elements, texts, names = (walk or _walk)(root, _TAG_CODES, tag_code, BLOCK_LEVEL,
+    rows, elements, texts, names, hints = (walk or _walk)(root, _TAG_CODES, tag_code, BLOCK_LEVEL,
                                                    CELL_LEVEL)
     table = np.frombuffer(rows, dtype=np.int32).reshape(-1, 8)
     is_text = table[:, 0] == TEXT
@@ -332,7 +338,7 @@ def _build(root: etree._Element, encoding: str | None, url: str | None,
         parent=table[:, 2].copy(), end=table[:, 7].copy(), depth=table[:, 3].copy(),
         line=table[:, 4].copy(), cell=table[:, 5].copy(), elements=elements, texts=texts,
         tlen=tlen, in_link=table[:, 6] > 0, runs=runs,
-        encoding=encoding, url=url,
+        hints=hints, encoding=encoding, url=url,
     )
     doc.__dict__["tag_names"] = names  # the cached property, already known
     return doc

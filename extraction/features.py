@@ -75,17 +75,15 @@ def _hint_flags(hint: str) -> tuple[bool, bool, bool]:
     return tuple(pattern.search(hint) is not None for pattern in _HINT_PATTERNS)
 
 
+_NO_HINT = (False, False, False)
+
+
 def _hint_masks(doc: Document) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Elements whose class/id match the negative, positive and comment patterns."""
     flags = np.zeros((doc.size, 3), dtype=bool)
-    elements = doc.elements
-    for i in np.flatnonzero(doc.kind != TEXT).tolist():
-        get = elements[i].get
-        cls, ident = get("class"), get("id")
-        if cls or ident:
-            hint = (cls or "") + " " + (ident or "")
-            if len(hint) > 2:
-                flags[i] = _hint_flags(hint)
+    if doc.hints:
+        hints = [(cls or "") + " " + (ident or "") for cls, ident in doc.hints.values()]
+        flags[list(doc.hints)] = [_hint_flags(h) if len(h) > 2 else _NO_HINT for h in hints]
     return flags[:, 0], flags[:, 1], flags[:, 2]
 
 
@@ -114,7 +112,6 @@ def _group(owner_of: np.ndarray, values: np.ndarray, index: np.ndarray, size: in
 
 _END_CODES = np.array([ord(c) for c in "。！？.!?\"”)"])
 _SEPARATOR_CODES = np.array([ord(c) for c in "|»›·•"])
-_WHITESPACE = re.compile(r"\s+")
 
 
 def _block_texts(doc: Document, text_ids: np.ndarray, inv: np.ndarray, runs: np.ndarray
@@ -124,7 +121,7 @@ def _block_texts(doc: Document, text_ids: np.ndarray, inv: np.ndarray, runs: np.
     pieces = [doc.texts[i] for i in text_ids[order].tolist()]
     seps = np.full(len(pieces), " ", dtype=object)
     seps[np.cumsum(runs.astype(np.int64)) - 1] = "\x00"
-    joined = _WHITESPACE.sub(" ", "".join(chain.from_iterable(zip(pieces, seps))))
+    joined = " ".join("".join(chain.from_iterable(zip(pieces, seps))).split())  # collapse
     return [t.strip() for t in joined.split("\x00")[:len(runs)]]
 
 

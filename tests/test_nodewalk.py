@@ -20,7 +20,9 @@ def both_walks(doc: document.Document):
 
 
 def assert_same_table(doc: document.Document) -> None:
-    (rows_py, els_py, texts_py, names_py), (rows_c, els_c, texts_c, names_c) = both_walks(doc)
+    (rows_py, els_py, texts_py, names_py, hints_py), (rows_c, els_c, texts_c, names_c, hints_c) \
+        = both_walks(doc)
+    assert hints_py == hints_c
     assert bytes(rows_py) == rows_c
     assert texts_py == texts_c
     assert names_py == names_c
@@ -41,6 +43,8 @@ EDGE_CASES = [
     "<div>" * 3000 + "deep" + "</div>" * 3000 + "<p>after the nesting</p>",
     "text only, no tags at all",
     "<a><a><a>nested links</a></a></a> out",
+    '<div class="a b" id=""><p id="x" class=""><span class=c id=d CLASS=e>v</span></p></div>',
+    '<div class="x &amp; y" xml:id="n" data-id="q" id="é">v</div><p class=k class=l>w</p>',
 ]
 
 
@@ -51,7 +55,7 @@ def test_edge_cases(html):
 
 def test_text_run_properties():
     doc = parse("<p>x</p>")
-    rows, _, texts, names = _nodewalk.walk(doc.root, document._TAG_CODES, tag_code,
+    rows, _, texts, names, _ = _nodewalk.walk(doc.root, document._TAG_CODES, tag_code,
                                            BLOCK_LEVEL, CELL_LEVEL)
     assert "x" in texts and names[texts.index("x")] == "#text"
     assert len(rows) == 4 * 8 * len(texts)
