@@ -15,14 +15,16 @@ CHECK_EVERY = 10.0
 
 class StallMonitor:
     """Ends a crawl that receives nothing for ``STALL_TIMEOUT`` seconds, records why a crawl
-    ended in the stats (``crawl/stop_reason``) and checkpoints the state every
-    ``STATE_SAVE_EVERY`` responses."""
+    ended in the stats (``crawl/stop_reason``) and checkpoints the state at the first response
+    after every ``STATE_SAVE_INTERVAL`` seconds (0: only when the crawl closes).  A checkpoint
+    writes the whole state (IDF statistics, feature library, ...), a cost that grows with it:
+    by time, not by a count of responses, so a fast crawl does not spend its time saving."""
 
-    def __init__(self, crawler, timeout: float, save_every: int):
+    def __init__(self, crawler, timeout: float, save_interval: float):
         self.crawler = crawler
         self.timeout = timeout
-        self.save_every = save_every
-        self.last = time.monotonic()
+        self.save_interval = save_interval
+        self.last = self.saved = time.monotonic()
         self.responses = 0
         self._task = None
 
@@ -31,7 +33,7 @@ class StallMonitor:
         timeout = crawler.settings.getfloat("STALL_TIMEOUT", 300)
         if timeout <= 0:
             raise NotConfigured
-        ext = cls(crawler, timeout, crawler.settings.getint("STATE_SAVE_EVERY", 200))
+        ext = cls(crawler, timeout, crawler.settings.getfloat("STATE_SAVE_INTERVAL", 60))
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(ext.response_received, signal=signals.response_received)
@@ -39,7 +41,7 @@ class StallMonitor:
         return ext
 
     def spider_opened(self, spider=None):
-        self.last = time.monotonic()
+        self.last = self.saved = time.monotonic()
         self._task = CallLaterOnce(self._check)
         self._task.schedule(CHECK_EVERY)
 
@@ -51,9 +53,10 @@ class StallMonitor:
             stats.set_value("crawl/stop_reason", reason)
 
     def response_received(self, response=None, request=None, spider=None):
-        self.last = time.monotonic()
+        self.last = now = time.monotonic()
         self.responses += 1
-        if self.save_every and self.responses % self.save_every == 0:
+        if self.save_interval > 0 and now - self.saved >= self.save_interval:
+            self.saved = now
             state = getattr(self.crawler.spider, "crawl_state", None)
             if state is not None:
                 state.save()

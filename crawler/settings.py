@@ -13,6 +13,8 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``CORPUS_SHARD_DOCS``     documents per corpus shard (default 1000)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
+``STATE_SAVE_INTERVAL``   seconds between checkpoints of STATE_DIR during a crawl (default 60;
+                          0: saved only when the crawl closes, as it always is)
 """
 BOT_NAME = "focused-crawler"
 SPIDER_MODULES = ["crawler.spiders"]
@@ -77,7 +79,7 @@ FEATURE_AUTO_ACCEPT = 0.1
 CORPUS_SHARD_DOCS = 1000
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300
-STATE_SAVE_EVERY = 200
+STATE_SAVE_INTERVAL = 60
 
 LOG_LEVEL = "INFO"
 REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"

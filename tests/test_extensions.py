@@ -1,0 +1,51 @@
+"""StallMonitor's periodic state checkpoints are by elapsed time, not by response count."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from crawler import extensions
+from crawler.extensions import StallMonitor
+
+
+class CountingState:
+    def __init__(self):
+        self.saves = 0
+
+    def save(self):
+        self.saves += 1
+
+
+def monitor(interval: float) -> tuple[StallMonitor, CountingState]:
+    state = CountingState()
+    crawler = SimpleNamespace(spider=SimpleNamespace(crawl_state=state))
+    return StallMonitor(crawler, timeout=300, save_interval=interval), state
+
+
+def test_checkpoint_at_the_first_response_after_each_interval(monkeypatch):
+    clock = [1000.0]
+    monkeypatch.setattr(extensions.time, "monotonic", lambda: clock[0])
+    ext, state = monitor(60)
+    for _ in range(5000):                   # many responses within one interval: no save
+        clock[0] += 0.01
+        ext.response_received()
+    assert state.saves == 0
+    clock[0] = 1061.0
+    ext.response_received()
+    assert state.saves == 1
+    ext.response_received()                 # the interval restarts at the checkpoint
+    clock[0] = 1100.0
+    ext.response_received()
+    assert state.saves == 1
+    clock[0] = 1121.5
+    ext.response_received()
+    assert state.saves == 2
+
+
+def test_interval_zero_never_checkpoints_during_the_crawl(monkeypatch):
+    clock = [0.0]
+    monkeypatch.setattr(extensions.time, "monotonic", lambda: clock[0])
+    ext, state = monitor(0)
+    for _ in range(100):
+        clock[0] += 3600
+        ext.response_received()
+    assert state.saves == 0
