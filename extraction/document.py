@@ -165,18 +165,22 @@ class Document:
             for n in nodes or ():
                 keep[n:self.end[n]] = True
         ids = np.flatnonzero(keep & (self.kind == TEXT))
-        out: list[str] = []
-        prev_line = prev_cell = -1
-        prev_raw = ""
-        for i in ids:
-            raw = self.texts[i]
-            if out:
-                if self.line[i] != prev_line:
-                    out.append("\n")
-                elif self.cell[i] != prev_cell or prev_raw[-1:].isspace() or raw[:1].isspace():
-                    out.append(" ")
-            out.append(" ".join(raw.split()))
-            prev_line, prev_cell, prev_raw = self.line[i], self.cell[i], raw
+        if not len(ids):
+            return ""
+        texts = self.texts
+        raws = [texts[i] for i in ids.tolist()]
+        # every run's whitespace collapsed, in one pass over all of them (runs hold no NUL)
+        pieces = [p.strip(" ") for p in " ".join("\x00".join(raws).split()).split("\x00")]
+        line, cell = self.line[ids], self.cell[ids]
+        new_line = (line[1:] != line[:-1]).tolist()
+        new_cell = (cell[1:] != cell[:-1]).tolist()
+        out = [pieces[0]]
+        for k in range(1, len(pieces)):
+            if new_line[k - 1]:
+                out.append("\n")
+            elif new_cell[k - 1] or raws[k - 1][-1:].isspace() or raws[k][:1].isspace():
+                out.append(" ")
+            out.append(pieces[k])
         return "".join(out).strip()
 
 
@@ -235,7 +239,7 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     encoding = None
     if isinstance(html, (bytes, bytearray, memoryview)):
         data = bytes(html)
-        if not data.strip():
+        if not data or data.isspace():     # (not data.strip(): that copies the page)
             raise ParseError("empty input")
         if data[:64].count(b"\x00") > 4 and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
             raise ParseError("binary data, not HTML")

@@ -20,6 +20,7 @@ _META_KEYS = {
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
+_CJK_ANY = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 _LATIN_WORD = re.compile(r"[a-zA-Z]+")
 _EN_STOP = frozenset("the of and to in is that for it was on with as by be are this from at".split())
 
@@ -45,8 +46,11 @@ def _first_text(doc: Document, tag: str) -> str | None:
 def detect_language(text: str, declared: str | None = None) -> str | None:
     """ISO 639-1 code from the script of the text, else the declaration, else English stop words."""
     sample = text[:5000]
-    han, kana, hangul = len(_HAN.findall(sample)), len(_KANA.findall(sample)), \
-        len(_HANGUL.findall(sample))
+    if _CJK_ANY.search(sample) is None:     # most pages: one scan instead of three
+        han = kana = hangul = 0
+    else:
+        han, kana, hangul = len(_HAN.findall(sample)), len(_KANA.findall(sample)), \
+            len(_HANGUL.findall(sample))
     solid = max(1, len(sample) - sample.count(" "))
     if (han + kana + hangul) / solid > 0.2:
         if hangul > han + kana:
@@ -57,7 +61,7 @@ def detect_language(text: str, declared: str | None = None) -> str | None:
         if re.fullmatch(r"[a-z]{2,3}", code) and code not in ("zh", "ja", "ko"):
             return code
     words = _LATIN_WORD.findall(sample.lower())
-    if len(words) >= 20 and sum(w in _EN_STOP for w in words) / len(words) > 0.08:
+    if len(words) >= 20 and sum(map(_EN_STOP.__contains__, words)) / len(words) > 0.08:
         return "en"
     return None
 
