@@ -186,6 +186,26 @@ class LinkScorer:
             if accepted:
                 self.site_accepted[key] = self.site_accepted.get(key, 0) + 1
 
+    def site_stats(self) -> dict:
+        """The site-level statistics of :meth:`record_fetch`, as saved in ``STATE_DIR``."""
+        return {"version": 1, "fetched_total": self.fetched_total,
+                "accepted_total": self.accepted_total, "site_fetched": self.site_fetched,
+                "site_accepted": self.site_accepted}
+
+    def load_site_stats(self, data: dict) -> None:
+        """Take back :meth:`site_stats` (a resumed crawl keeps knowing its productive sites).
+        Raises ``ValueError`` on anything else."""
+        try:
+            if data.get("version") != 1:
+                raise ValueError(f"unsupported version {data.get('version')!r}")
+            fetched = {str(k): int(v) for k, v in data["site_fetched"].items()}
+            accepted = {str(k): int(v) for k, v in data["site_accepted"].items()}
+            totals = int(data["fetched_total"]), int(data["accepted_total"])
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"not site statistics: {err!r}") from err
+        self.site_fetched, self.site_accepted = fetched, accepted
+        self.fetched_total, self.accepted_total = totals
+
     def site_component(self, url: str) -> float:
         rate = (self.accepted_total + 1.0) / (self.fetched_total + 2.0)
         for key in self.site_keys(url):       # host first, then host/first-directory

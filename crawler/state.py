@@ -72,6 +72,12 @@ class CrawlState:
 
         scorer = LinkScorer(lambda text: relevance.vector.concept_hits(text),
                             relevance.threshold, similarity, learner)
+        sites = directory / "site_stats.json"
+        if sites.is_file():
+            try:
+                scorer.load_site_stats(json.loads(sites.read_text(encoding="utf-8")))
+            except ValueError as err:   # json.JSONDecodeError is a ValueError too
+                raise ValueError(f"{sites}: {err}") from err
         exemplars = directory / "exemplars.json"
         if exemplars.is_file():
             for url in json.loads(exemplars.read_text(encoding="utf-8")):
@@ -128,4 +134,5 @@ class CrawlState:
         self.scorer.learner.save(d / "link_model.npz")
         self.traps.save(d / "traps.json")
         atomic_write_text(d / "exemplars.json", json.dumps(self.scorer.exemplars))
+        atomic_write_text(d / "site_stats.json", json.dumps(self.scorer.site_stats()))
         self.dedup.save(d / "dedup.pickle")

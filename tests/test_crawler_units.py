@@ -303,3 +303,32 @@ def test_queue_reprioritization_moves_up_links_of_a_site_that_turned_productive(
     assert crawler.spider.queued_priority == {first.url: first.priority,
                                               second.url: second.priority}
     queue.close()
+
+
+def test_site_statistics_survive_a_restart(tmp_path):
+    from pathlib import Path
+
+    from crawler.relevance.topic import load_topic
+    from crawler.state import CrawlState
+
+    topic = load_topic(Path(__file__).parent.parent / "settings" / "topics" / "music.toml")
+    state = CrawlState.open(tmp_path, topic)
+    good, poor = "http://a.test/music/", "http://b.test/sport/"
+    for k in range(12):
+        state.judged(f"{good}p{k}.html", None, None, accepted=k % 4 != 0)
+        state.judged(f"{poor}p{k}.html", None, None, accepted=k == 0)
+    before = [state.scorer.site_component(good + "new.html"),
+              state.scorer.site_component(poor + "new.html"),
+              state.scorer.site_component("http://c.test/x/new.html")]
+    assert before[0] > before[2] > before[1]          # learnt: a productive and a poor site
+    state.save()
+
+    again = CrawlState.open(tmp_path, topic)
+    assert [again.scorer.site_component(good + "new.html"),
+            again.scorer.site_component(poor + "new.html"),
+            again.scorer.site_component("http://c.test/x/new.html")] == before
+    assert (again.scorer.fetched_total, again.scorer.accepted_total) == (24, 10)
+
+    (tmp_path / "site_stats.json").write_text('{"version": 1, "site_fetched": 3}')
+    with pytest.raises(ValueError, match="site_stats.json"):
+        CrawlState.open(tmp_path, topic)
