@@ -47,6 +47,10 @@ VARIANTS = {
     "R2, hellinger": {"reading": "R2"},
     "R2, cosine (15)": {"reading": "R2", "similarity": "cosine"},
     "R1, sublinear tf": {"sublinear_tf": True},
+    "R1, concept cap (min_concepts 2)": {"min_concepts": 2},
+    "R1, subjects and judgments 0.5": {"category_weights": {"subjects": 0.5, "judgments": 0.5}},
+    "R1, concept cap and subjects/judgments 0.5": {
+        "min_concepts": 2, "category_weights": {"subjects": 0.5, "judgments": 0.5}},
 }
 DEFAULT_VARIANT = "default (R1, type norm, hellinger)"
 SWEEP = [0.02, 0.05, 0.08, 0.1, 0.12, 0.15, 0.18, 0.2, 0.22, 0.25, 0.3, 0.35, 0.4, 0.5]

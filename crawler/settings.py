@@ -10,6 +10,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``EXTRACTION_METHOD``     ``auto`` (default) or ``e1`` .. ``e6``
 ``RELEVANCE_THRESHOLD``   overrides the topic file's ``threshold``
 ``FEATURE_AUTO_ACCEPT``   weight above which learnt topic terms are accepted without review
+``RELEVANCE_MIN_CONCEPTS``    cap one topic concept's part of the score at threshold²/N (unset: no cap)
+``RELEVANCE_CATEGORY_WEIGHTS`` topic-vector weight per feature category, e.g.
+                          ``subjects=0.5,judgments=0.5`` (unset: 1.0 each)
 ``CORPUS_SHARD_DOCS``     documents per corpus shard (default 1000)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
@@ -76,6 +79,8 @@ CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
 EXTRACTION_METHOD = "auto"
 RELEVANCE_THRESHOLD = None
 FEATURE_AUTO_ACCEPT = 0.1
+RELEVANCE_MIN_CONCEPTS = None
+RELEVANCE_CATEGORY_WEIGHTS = None
 CORPUS_SHARD_DOCS = 1000
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300

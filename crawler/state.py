@@ -51,7 +51,11 @@ class CrawlState:
     # ------------------------------------------------------------------ construction
     @classmethod
     def open(cls, directory: str | Path, topic: Topic, *, threshold: float | None = None,
-             auto_accept: float = 0.1, sibling_pages: int = 8) -> "CrawlState":
+             auto_accept: float = 0.1, sibling_pages: int = 8,
+             relevance_options: dict[str, Any] | None = None) -> "CrawlState":
+        """Open (or resume) the crawl state in ``directory``; ``relevance_options`` are extra
+        keyword options of :class:`~.relevance.model.RelevanceModel` (``min_concepts``,
+        ``category_weights``, ...)."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         marker = directory / "topic.json"
@@ -63,7 +67,8 @@ class CrawlState:
                             topic.name)
         frequencies = DocumentFrequencies.load(directory)
         library = FeatureLibrary.load(directory, min_weight=auto_accept)
-        relevance = RelevanceModel(topic, frequencies, library=library, threshold=threshold)
+        relevance = RelevanceModel(topic, frequencies, library=library, threshold=threshold,
+                                   **(relevance_options or {}))
         tuner = WeightTuner.load(directory / "url_weights.json") \
             if (directory / "url_weights.json").is_file() else WeightTuner()
         similarity = UrlSimilarity(tuner.levels, w_f=tuner.w_f, w_dd=tuner.w_dd)

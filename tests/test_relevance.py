@@ -107,6 +107,76 @@ def test_by_type_contributions_sum_to_the_score():
     assert "operating system" in r.matched
 
 
+ONE_CONCEPT = page("Binary star",
+                   "A binary star is a star system of two stars orbiting their common centre of "
+                   "mass. Visual binary stars are resolved by a telescope; spectroscopic binary "
+                   "stars are found from the Doppler shift of their light; eclipsing binary stars "
+                   "dim when one star passes the other.")
+MANY_CONCEPTS = page("Compiler",
+                     "A compiler is a computer program that translates source code written in a "
+                     "programming language into machine code. The operating system loads the "
+                     "compiled software; the compiler checks the program's data structures and "
+                     "its algorithm before the hardware runs it.")
+
+
+def test_concept_cap_stops_one_ambiguous_concept_from_making_a_page_relevant():
+    topic = load_topic(TOPICS / "information-technology.toml")
+    plain = RelevanceModel(topic, DocumentFrequencies())
+    capped = RelevanceModel(topic, DocumentFrequencies(), min_concepts=2)
+    star_plain, star_capped = score(plain, ONE_CONCEPT), score(capped, ONE_CONCEPT)
+    # uncapped, "binary" alone carries an astronomy page over the threshold
+    assert list(star_plain.matched) == ["binary"] and star_plain.relevant
+    # capped at threshold²/2, one concept reaches at most threshold/sqrt(2)
+    assert star_capped.score == pytest.approx(plain.threshold / 2 ** 0.5)
+    assert not star_capped.relevant
+    assert sum(star_capped.by_type.values()) == pytest.approx(star_capped.score)
+    # a page spread over the topic's vocabulary stays relevant under the cap
+    compiler = score(capped, MANY_CONCEPTS)
+    assert compiler.relevant and len(compiler.matched) >= 5
+    assert sum(compiler.matched.values()) == pytest.approx(compiler.score)
+    # more concepts required, lower ceiling for one concept
+    three = RelevanceModel(topic, DocumentFrequencies(), min_concepts=3)
+    assert score(three, ONE_CONCEPT).score == pytest.approx(plain.threshold / 3 ** 0.5)
+
+
+def test_concept_cap_scales_with_the_threshold_and_spares_cosine():
+    topic = load_topic(TOPICS / "information-technology.toml")
+    strict = RelevanceModel(topic, DocumentFrequencies(), min_concepts=2, threshold=0.3)
+    assert score(strict, ONE_CONCEPT).score == pytest.approx(0.3 / 2 ** 0.5)
+    cos = [score(RelevanceModel(topic, DocumentFrequencies(), similarity="cosine", **kw),
+                 ONE_CONCEPT).score for kw in ({}, {"min_concepts": 2})]
+    assert cos[0] == cos[1] > 0
+    for bad in (0, -1.0):
+        with pytest.raises(ValueError, match="min_concepts"):
+            RelevanceModel(topic, min_concepts=bad)
+
+
+def test_relevance_settings_reach_the_model(tmp_path):
+    from scrapy.settings import Settings
+
+    from crawler.spiders.topic import relevance_options
+    from crawler.state import CrawlState
+
+    settings = Settings({"RELEVANCE_MIN_CONCEPTS": "2",
+                         "RELEVANCE_CATEGORY_WEIGHTS": "subjects=0.5, judgments=0"})
+    options = relevance_options(settings)
+    assert options == {"min_concepts": 2.0,
+                       "category_weights": {"subjects": 0.5, "judgments": 0.0}}
+    topic = load_topic(TOPICS / "information-technology.toml")
+    state = CrawlState.open(tmp_path, topic, relevance_options=options)
+    assert not state.relevance.score_html(ONE_CONCEPT).relevant
+    vector = state.relevance.vector
+    by_category = {c: {vector.weights[k] for k, kc in vector.category.items() if kc == c}
+                   for c in ("subjects", "terms", "judgments")}
+    assert by_category == {"subjects": {0.5}, "terms": {1.0}, "judgments": {0.0}}
+    assert relevance_options(Settings()) == {}
+    for name, value in (("RELEVANCE_MIN_CONCEPTS", "none"), ("RELEVANCE_MIN_CONCEPTS", "0"),
+                        ("RELEVANCE_CATEGORY_WEIGHTS", "topics=1"),
+                        ("RELEVANCE_CATEGORY_WEIGHTS", "subjects=-1")):
+        with pytest.raises(ValueError, match=name):
+            relevance_options(Settings({name: value}))
+
+
 # ---------------------------------------------------------------- tokenisation
 def test_english_folding_and_stop_words():
     assert tokenize("The computers were programmed") == ["computer", "program"]

@@ -29,6 +29,16 @@ Similarity (15), option ``similarity``; the topic vector is 1.0 per concept [DEF
   ``1/sqrt(|T|)`` with the size of the topic library, so no threshold carries over between
   topics.
 
+Concept cap, option ``min_concepts`` [not from the source; off by default]: with the
+"hellinger" and "projection" similarities the score is ``sqrt(Σ_t part_t)`` over the topic
+concepts; ``min_concepts=k`` caps each concept's part at ``η² / k``, so no single concept can
+carry a page to the threshold: a relevant page needs at least ``k`` concepts at the cap (or
+more, less prominent ones).  Without it, a page about one topic word used in another sense
+("binary" star, Arctic "circle", "Saint" Kitts) or about one listed name (the biography of a
+listed person) scores like a page spread over the topic's vocabulary; with it, so does a page
+about one genuine concept of the topic (a page on "Islam" for a religion topic) score lower.
+``None`` (default) leaves the parts uncapped; the "cosine" similarity is never capped.
+
 Concept substitution (§8.8): every synonym variant (multi-word ones too, as phrases) is
 replaced by its concept before counting.  Terms learnt by a :class:`~.library.FeatureLibrary`
 extend the topic vector (the ETFL of §8.4).
@@ -262,6 +272,7 @@ class RelevanceModel:
     ``normalise`` "type"/"page", ``similarity`` hellinger/projection/cosine, ``lambdas``,
     ``category_weights``, ``threshold`` (else the topic's, else :data:`THRESHOLD`),
     ``sublinear_tf`` (``1 + log tf`` per block; off = the source's raw counts),
+    ``min_concepts`` (cap of one concept's part at ``η²/min_concepts``; None = uncapped),
     ``nav_link_density`` and ``block_options`` (``lambda0``, ``lambda1``, ``impact1`` of
     :func:`~.blocks.tag_blocks`).
     """
@@ -273,6 +284,7 @@ class RelevanceModel:
                  lambdas: Mapping[str, float] | None = None,
                  category_weights: Mapping[str, float] | None = None,
                  threshold: float | None = None, sublinear_tf: bool = False,
+                 min_concepts: float | None = None,
                  nav_link_density: float = NAV_LINK_DENSITY,
                  block_options: Mapping[str, Any] | None = None):
         if reading not in READINGS:
@@ -296,6 +308,12 @@ class RelevanceModel:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold {threshold} outside [0, 1]")
         self.threshold = float(threshold)
+        if min_concepts is not None and not min_concepts > 0:
+            raise ValueError(f"min_concepts must be positive or None, got {min_concepts!r}")
+        self.min_concepts = min_concepts
+        # the cap of one concept's part of the squared score (None: uncapped)
+        self._part_cap = (self.threshold ** 2 / min_concepts
+                          if min_concepts is not None and self.threshold > 0 else None)
         self.sublinear_tf = sublinear_tf
         self.block_options = dict(block_options or {}, nav_link_density=nav_link_density)
         self._library_version = -1
@@ -482,6 +500,9 @@ class RelevanceModel:
         else:  # hellinger: the projection computed on the square roots of the weights
             mass = sum(u.values())
             parts = {t: weights[t] / wmax * x / mass for t, x in hits.items()}
+        cap = self._part_cap
+        if cap is not None:
+            parts = {t: (p if p < cap else cap) for t, p in parts.items()}
         score = math.sqrt(sum(parts.values()))
         if score == 0:
             return 0.0, {}

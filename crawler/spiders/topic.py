@@ -29,7 +29,7 @@ from ..items import PageItem
 from ..link_scoring import PRIORITY_LEVELS, priority_of
 from ..links import canonical, crawlable, extract_links
 from ..middlewares import is_html, now_iso
-from ..relevance.topic import load_topic
+from ..relevance.topic import CATEGORIES, load_topic
 from ..state import CrawlState
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,41 @@ def read_seeds(value: str | None) -> list[str]:
         lines = path.read_text(encoding="utf-8").splitlines()
         return [ln.strip() for ln in lines if ln.strip() and not ln.strip().startswith("#")]
     return [u.strip() for u in value.split(",") if u.strip()]
+
+
+def relevance_options(settings) -> dict:
+    """Extra :class:`~crawler.relevance.model.RelevanceModel` options from the settings
+    ``RELEVANCE_MIN_CONCEPTS`` (a number; unset = no concept cap) and
+    ``RELEVANCE_CATEGORY_WEIGHTS`` (``subjects=0.5,judgments=0.5`` or a dict; unset = 1.0 per
+    category).  A bad value raises ``ValueError`` naming the setting."""
+    out: dict = {}
+    raw = settings.get("RELEVANCE_MIN_CONCEPTS")
+    if raw not in (None, ""):
+        try:
+            value = float(raw)
+        except (TypeError, ValueError):
+            value = -1.0
+        if not value > 0:
+            raise ValueError(f"RELEVANCE_MIN_CONCEPTS: expected a positive number, got {raw!r}")
+        out["min_concepts"] = value
+    raw = settings.get("RELEVANCE_CATEGORY_WEIGHTS")
+    if raw not in (None, "", {}):
+        items = raw.items() if isinstance(raw, dict) else \
+            (part.partition("=")[::2] for part in str(raw).split(",") if part.strip())
+        weights = {}
+        for cat, val in items:
+            cat = str(cat).strip()
+            try:
+                w = float(val)
+            except (TypeError, ValueError):
+                w = -1.0
+            if cat not in CATEGORIES or not w >= 0:
+                raise ValueError(f"RELEVANCE_CATEGORY_WEIGHTS: {cat}={val!r}: expected "
+                                 f"CATEGORY=WEIGHT with CATEGORY in {', '.join(CATEGORIES)} and "
+                                 "WEIGHT >= 0")
+            weights[cat] = w
+        out["category_weights"] = weights
+    return out
 
 
 class TopicSpider(scrapy.Spider):
@@ -89,7 +124,8 @@ class TopicSpider(scrapy.Spider):
             settings.get("STATE_DIR") or "state", spider.topic,
             threshold=float(threshold) if threshold not in (None, "") else None,
             auto_accept=settings.getfloat("FEATURE_AUTO_ACCEPT", 0.1),
-            sibling_pages=settings.getint("SIBLING_CACHE_PAGES", 8))
+            sibling_pages=settings.getint("SIBLING_CACHE_PAGES", 8),
+            relevance_options=relevance_options(settings))
         for url in spider.seeds:
             spider.crawl_state.scorer.add_exemplar(canonical(url))
         spider.crawl_log = CrawlLog(settings.get("CRAWL_LOG")
