@@ -39,6 +39,7 @@ from crawler.frontier import (
 )
 from crawler.links import canonical, extract_links
 from crawler.relevance.topic import load_topic
+from crawler.robots_meta import robots_directives
 from crawler.spiders.topic import SEED_PRIORITY
 from crawler.state import CrawlState
 from crawler.testweb.archive import WebArchive, load_web
@@ -152,10 +153,13 @@ class SimulatedCrawl:
         except ParseError:
             self._judged(meta, final, False, False)
             return True
-        self._page(doc, url, final, meta, row)
+        robots = robots_directives(doc, [v for k, v in record.headers
+                                         if k.lower() == "x-robots-tag"])
+        self._page(doc, url, final, meta, row, robots)
         return True
 
-    def _page(self, doc, url: str, final: str, meta: dict, row: dict) -> None:
+    def _page(self, doc, url: str, final: str, meta: dict, row: dict,
+              robots: frozenset = frozenset()) -> None:
         """The item pipelines, then the spider's feedback and link scoring."""
         state = self.state
         extraction = extract_document(doc, method="auto")
@@ -165,7 +169,7 @@ class SimulatedCrawl:
         state.library.observe(page, relevance, state.relevance.vector, state.frequencies.idf)
         on_topic = relevance.relevant and bool(extraction.text)
         accepted = False
-        if on_topic:
+        if on_topic and "noindex" not in robots:
             kind, _, minhash = state.dedup.check(final, extraction.text)
             if kind is None and url != final and url in state.dedup.urls:
                 kind = "url"
@@ -174,6 +178,8 @@ class SimulatedCrawl:
                 accepted = True
         row.update(relevance=relevance.score, on_topic=on_topic, accepted=accepted)
         self._judged(meta, final, accepted, on_topic)
+        if "nofollow" in robots:
+            return
         links = [link for link in extract_links(doc, final, extraction.nodes)
                  if not link.nofollow]
         state.observe_urls([link.url for link in links])

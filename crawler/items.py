@@ -18,6 +18,7 @@ class PageItem:
     content_type: str | None
     doc: Document = field(repr=False)
     score: float | None = None   # link score that scheduled the request
+    robots: frozenset = frozenset()  # page-level robots directives (noindex, nofollow)
     # filled by the pipelines
     extraction: ExtractionResult | None = field(default=None, repr=False)
     relevance: float | None = None

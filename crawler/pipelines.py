@@ -120,7 +120,10 @@ class CorpusWriterPipeline(_StatePipeline):
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         try:
-            if item.on_topic and not item.duplicate_of:
+            if item.on_topic and not item.duplicate_of and "noindex" in item.robots:
+                item.reason = "noindex: the page asks not to be indexed (robots meta/header)"
+                self.crawler.stats.inc_value("corpus/noindex")
+            elif item.on_topic and not item.duplicate_of:
                 record = item.document()
                 record["topic"] = self.state.topic.name
                 record["content_sha1"] = self.state.dedup.add(

@@ -16,6 +16,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``CORPUS_SHARD_DOCS``     documents per corpus shard (default 1000)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
+``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
+                          is not written to the corpus, a ``nofollow`` page's links are not
+                          followed (default True)
 ``STATE_SAVE_INTERVAL``   seconds between checkpoints of STATE_DIR during a crawl (default 60;
                           0: saved only when the crawl closes, as it always is)
 """
@@ -85,6 +88,7 @@ CORPUS_SHARD_DOCS = 1000
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300
 STATE_SAVE_INTERVAL = 60
+ROBOTS_META_OBEY = True
 
 LOG_LEVEL = "INFO"
 REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"

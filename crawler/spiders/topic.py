@@ -30,6 +30,7 @@ from ..link_scoring import PRIORITY_LEVELS, priority_of
 from ..links import canonical, crawlable, extract_links
 from ..middlewares import is_html, now_iso
 from ..relevance.topic import CATEGORIES, load_topic
+from ..robots_meta import robots_directives
 from ..state import CrawlState
 
 log = logging.getLogger(__name__)
@@ -119,6 +120,7 @@ class TopicSpider(scrapy.Spider):
         settings = crawler.settings
         spider.corpus_dir = Path(settings.get("CORPUS_DIR") or "corpus")
         spider.corpus_dir.mkdir(parents=True, exist_ok=True)
+        spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
         threshold = settings.get("RELEVANCE_THRESHOLD")
         spider.crawl_state = CrawlState.open(
             settings.get("STATE_DIR") or "state", spider.topic,
@@ -173,6 +175,9 @@ class TopicSpider(scrapy.Spider):
                         depth=meta.get("depth", 0), parent=meta.get("parent"),
                         fetched_at=now_iso(), content_type=ctype, doc=doc,
                         score=meta.get("link_score"))
+        if self.obey_robots_meta:
+            item.robots = robots_directives(doc, response.headers.getlist(b"X-Robots-Tag"),
+                                            self.crawler.settings.get("BOT_NAME") or "")
         item.judged = Deferred()
         yield item
         await maybe_deferred_to_future(item.judged)
@@ -191,6 +196,9 @@ class TopicSpider(scrapy.Spider):
                                 accepted, on_topic)
 
     def _follow(self, item: PageItem, response) -> list[Request]:
+        if "nofollow" in item.robots:
+            self.crawler.stats.inc_value("links/page_nofollow")
+            return []
         state = self.crawl_state
         nodes = item.extraction.nodes if item.extraction is not None else None
         links = [link for link in extract_links(item.doc, response.url, nodes)

@@ -1,0 +1,45 @@
+"""Page-level robots directives: ``<meta name="robots">`` and the ``X-Robots-Tag`` header.
+
+robots.txt says what may be fetched; these say what a fetched page allows: ``noindex`` (keep
+it out of the corpus) and ``nofollow`` (do not follow its links); ``none`` means both.  A
+directive addressed to another crawler (``<meta name="otherbot">``, ``X-Robots-Tag: otherbot:
+noindex``) does not apply.  Honoured unless ``ROBOTS_META_OBEY`` is off.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from extraction import Document
+
+GENERIC = "robots"
+# directives that carry a value after a colon (not an agent prefix)
+VALUED = frozenset(("unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"))
+
+
+def _tokens(value: str) -> set[str]:
+    out = {t.strip().lower() for t in value.split(",")}
+    if "none" in out:
+        out |= {"noindex", "nofollow"}
+    return out - {""}
+
+
+def robots_directives(doc: Document, headers: Iterable[bytes | str] = (),
+                      agent: str = "focused-crawler") -> frozenset[str]:
+    """Directives (lower case) of the page's robots meta tags and ``X-Robots-Tag`` values
+    that address every crawler or ``agent``."""
+    agent = agent.lower()
+    found: set[str] = set()
+    for el in doc.root.iterfind(".//meta"):
+        name = (el.get("name") or "").strip().lower()
+        if name in (GENERIC, agent):
+            found |= _tokens(el.get("content") or "")
+    for raw in headers:
+        value = raw.decode("latin-1") if isinstance(raw, bytes) else raw
+        head, sep, rest = value.partition(":")
+        head = head.strip().lower()
+        if sep and "," not in head and head not in VALUED:     # "agent: directives"
+            if head != agent:
+                continue
+            value = rest
+        found |= _tokens(value)
+    return frozenset(found)
