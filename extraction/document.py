@@ -327,11 +327,10 @@ except ImportError:  # the compiled walk is not built (no C compiler at install)
     _walk = _walk_python
 
 
-def _build(root: etree._Element, encoding: str | None, url: str | None,
-           walk=None) -> Document:
+def _build(root: etree._Element, encoding: str | None, url: str | None) -> Document:
     # The walk is the per-page cost floor of every method: compiled when built.
-    rows, elements, texts, names, hints = (walk or _walk)(root, _TAG_CODES, tag_code, BLOCK_LEVEL,
-                                                   CELL_LEVEL)
+    rows, elements, texts, names, hints = _walk(root, _TAG_CODES, tag_code, BLOCK_LEVEL,
+                                                CELL_LEVEL)
     table = np.frombuffer(rows, dtype=np.int32).reshape(-1, 8)
     is_text = table[:, 0] == TEXT
     runs = run_counts([t for t in texts if t])
