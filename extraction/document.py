@@ -202,17 +202,20 @@ def _strip_deep_nesting(html: str) -> str:
 _CONTROL_BYTES = bytes(32 if _CONTROL.match(chr(b)) else b for b in range(256))
 
 
-def _fromstring(html: str) -> tuple[etree._Element | None, etree._ListErrorLog]:
+def _fromstring(html: str, raw: bytes | None = None
+                ) -> tuple[etree._Element | None, etree._ListErrorLog]:
     """The tree and the parser's error log.  The text goes to libxml2 as UTF-8 bytes, which
-    it parses faster than a Python str; the declared encoding overrides any in the page."""
+    it parses faster than a Python str (``raw``: the page's own bytes when they are exactly
+    ``html`` in UTF-8); the declared encoding overrides any in the page."""
     parser = etree.HTMLParser(recover=True, no_network=True, huge_tree=True,
                               remove_comments=True, remove_pis=True, encoding="utf-8")
-    root = etree.fromstring(html.encode("utf-8", "replace").translate(_CONTROL_BYTES), parser)
+    data = raw if raw is not None else html.encode("utf-8", "replace")
+    root = etree.fromstring(data.translate(_CONTROL_BYTES), parser)
     return root, parser.error_log
 
 
-def _parse_tree(html: str) -> etree._Element | None:
-    root, errors = _fromstring(html)
+def _parse_tree(html: str, raw: bytes | None = None) -> etree._Element | None:
+    root, errors = _fromstring(html, raw)
     title = root.find("head/title") if root is not None else None
     if title is not None and title.text and len(title.text) > 1000 and "<body" in title.text:
         # an unclosed <title> swallowed the page (RCDATA runs to the end): close it at the
@@ -237,6 +240,7 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     if html is None:
         raise ParseError("no input")
     encoding = None
+    raw = None      # the input bytes, when they are exactly the decoded text in UTF-8
     if isinstance(html, (bytes, bytearray, memoryview)):
         data = bytes(html)
         if not data or data.isspace():     # (not data.strip(): that copies the page)
@@ -245,16 +249,21 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
             raise ParseError("binary data, not HTML")
         decoded = decode_html(data, content_type)
         html, encoding = decoded.text, decoded.encoding
+        if encoding == "utf-8" and decoded.source != "bom" and "\ufffd" not in html:
+            raw = data      # valid UTF-8 (nothing replaced): re-encoding would give it back
     if not isinstance(html, str):
         raise ParseError(f"unsupported input type {type(html).__name__}")
-    if not html.strip():
+    if not html or html.isspace():
         raise ParseError("empty input")
     sample = html[:4096]
     bad = len(_CONTROL.findall(sample)) + sample.count("\ufffd")
     if bad > 0.1 * len(sample):
         raise ParseError("binary data, not HTML")
-    html = _XML_DECL.sub("", html[:4096], count=1) + html[4096:]
-    root = _parse_tree(html)
+    declaration = _XML_DECL.search(html, 0, 4096)
+    if declaration is not None:
+        html = html[:declaration.start()] + html[declaration.end():]
+        raw = None
+    root = _parse_tree(html, raw)
     if root is None:
         raise ParseError("no elements in input")
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)

@@ -132,7 +132,8 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> Decoded:
         # A single-byte declaration decodes anything; prefer UTF-8 when the bytes are UTF-8.
         if enc in _SINGLE_BYTE and _looks_utf8(data):
             return Decoded(data.decode("utf-8", errors="replace"), "utf-8", "utf-8")
-        if enc in _SINGLE_BYTE:
+        if enc in _SINGLE_BYTE and not data[:_DETECTION_WINDOW].isascii():
+            # (ASCII bytes hold no multi-byte text that the declaration could mislabel)
             detected = _detect(data)
             if detected and detected not in _SINGLE_BYTE and _fits(data, detected) \
                     and _cjk_share(data, detected) > 0.2:
