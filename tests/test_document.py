@@ -76,3 +76,28 @@ def test_unclosed_title_does_not_swallow_the_page():
     doc = parse(html)
     assert doc.find("body") >= 0
     assert "The article body is here." in doc.text_of(nodes=[doc.find("body")])
+
+
+@pytest.mark.parametrize("page, expected", [
+    ('<html><head><meta charset="utf-8"><title>Café</title></head><body><p>naïve 中文 ok</p>'
+     '<p>ctrl\x07char</p></body></html>', "ctrl char"),
+    ('<?xml version="1.0" encoding="utf-8"?>\n<html><body><p>après la déclaration</p></body>'
+     '</html>', "après la déclaration"),
+    ('<html><body><p>plain ascii only</p></body></html>', "plain ascii only"),
+])
+def test_utf8_bytes_and_str_give_the_same_table(page, expected):
+    # valid UTF-8 bytes go to libxml2 as they are; a str is encoded first: same document
+    from_bytes, from_str = parse(page.encode("utf-8")), parse(page)
+    assert from_bytes.texts == from_str.texts
+    assert (from_bytes.tag == from_str.tag).all() and (from_bytes.end == from_str.end).all()
+    assert expected in from_bytes.text_of(from_bytes.kind == TEXT)
+
+
+def test_invalid_utf8_bytes_are_replaced_not_passed_through():
+    body = "<p>Le café était fermé, à côté de l'église.</p>" * 40
+    page = ('<html><head><meta charset="utf-8"></head><body>' + body).encode("utf-8") \
+        + b"<p>bad \xff byte and good \xc3\xa9</p></body></html>"
+    doc = parse(page)
+    assert doc.encoding == "utf-8"
+    text = doc.text_of(doc.kind == TEXT)
+    assert text.endswith("bad \ufffd byte and good \u00e9") and "café était" in text
