@@ -332,7 +332,9 @@ def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
 
 try:
     from ._nodewalk import walk as _walk
-except ImportError:  # the compiled walk is not built (no C compiler at install): same table
+except (ImportError, ValueError):
+    # not built (no C compiler at install), or built against an lxml whose binary layout
+    # differs from the one installed now (Cython refuses it with a ValueError): same table
     _walk = _walk_python
 
 
