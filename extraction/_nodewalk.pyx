@@ -72,8 +72,97 @@ cdef inline bint _ascii_space(unsigned char b) noexcept nogil:
     return b == 32 or (9 <= b <= 13) or (28 <= b <= 31)
 
 
-cdef object _text_run(xmlNode* c):
-    """lxml's ``.text``/``.tail`` starting at ``c``, or None when it is empty or all space."""
+# character classes of extraction.chars (its _LUT): the bits the counts read
+cdef enum:
+    C_SPACE = 1
+    C_PUNCT = 2
+    C_END = 4
+    C_NBSP = 8
+    C_STOP = 16
+    C_DOT = 32
+    C_SEP = 64
+    N_COUNTS = 5    # length, punct, ends, stops, nbsp: chars.run_counts per text run
+
+
+cdef struct RunState:
+    bint prev_gap
+    bint prev_dot
+    long long solid, words, punct, ends, stops, nbsp, dots
+
+
+cdef inline void _scan(RunState* st, const unsigned char* s,
+                       const unsigned char[::1] lut) noexcept:
+    """Feed the UTF-8 text ``s`` (NUL-terminated) to the counts of one run."""
+    cdef unsigned int cp
+    cdef unsigned char c, cls
+    cdef bint gap
+    cdef Py_ssize_t size = lut.shape[0]
+    while s[0] != 0:
+        c = s[0]
+        if c < 0x80:
+            cp = c
+            s += 1
+        elif c < 0xE0 and s[1] != 0:
+            cp = ((c & 0x1F) << 6) | (s[1] & 0x3F)
+            s += 2
+        elif c < 0xF0 and s[1] != 0 and s[2] != 0:
+            cp = ((c & 0x0F) << 12) | ((s[1] & 0x3F) << 6) | (s[2] & 0x3F)
+            s += 3
+        elif s[1] != 0 and s[2] != 0 and s[3] != 0:
+            cp = ((c & 0x07) << 18) | ((s[1] & 0x3F) << 12) | ((s[2] & 0x3F) << 6) \
+                | (s[3] & 0x3F)
+            s += 4
+        else:               # a truncated sequence (libxml2 never gives one): stop there
+            break
+        cls = lut[cp] if cp < <unsigned int> size else 0
+        gap = (cls & (C_SPACE | C_SEP)) != 0
+        if st.prev_dot and gap:
+            st.dots += 1
+        if not gap:
+            st.solid += 1
+            if st.prev_gap:
+                st.words += 1
+        if cls & C_PUNCT:
+            st.punct += 1
+        if cls & C_END:
+            st.ends += 1
+        if cls & C_STOP:
+            st.stops += 1
+        if cls & C_NBSP:
+            st.nbsp += 1
+        st.prev_gap = gap
+        st.prev_dot = (cls & C_DOT) != 0
+
+
+cdef struct Counts:
+    long long* data
+    Py_ssize_t n
+    Py_ssize_t cap
+
+
+cdef int _add_counts(Counts* k, RunState* st) except -1:
+    cdef long long* grown
+    if k.n == k.cap:
+        k.cap = k.cap * 2 if k.cap else 512
+        grown = <long long*> PyMem_Realloc(k.data, k.cap * N_COUNTS * sizeof(long long))
+        if grown == NULL:
+            raise MemoryError()
+        k.data = grown
+    if st.prev_dot:                      # a "." at the end of the run ends a sentence
+        st.dots += 1
+    cdef long long* r = k.data + k.n * N_COUNTS
+    r[0] = st.solid + (st.words - 1 if st.words > 1 else 0)
+    r[1] = st.punct
+    r[2] = st.ends + st.dots
+    r[3] = st.stops + st.dots
+    r[4] = st.nbsp
+    k.n += 1
+    return 0
+
+
+cdef object _text_run(xmlNode* c, const unsigned char[::1] lut, Counts* counts):
+    """lxml's ``.text``/``.tail`` starting at ``c``, or None when it is empty or all space;
+    a run's counts go to ``counts``."""
     cdef xmlNode* first = NULL
     cdef xmlNode* cur = c
     cdef int pieces = 0
@@ -111,6 +200,15 @@ cdef object _text_run(xmlNode* c):
         text = "".join(parts)
     if not solid and text.isspace():
         return None
+    cdef RunState st
+    st.prev_gap, st.prev_dot = True, False
+    st.solid = st.words = st.punct = st.ends = st.stops = st.nbsp = st.dots = 0
+    cur = first
+    while cur != NULL and _is_text(cur):
+        if cur.content != NULL:
+            _scan(&st, <const unsigned char*> cur.content, lut)
+        cur = cur.next
+    _add_counts(counts, &st)
     return text
 
 
@@ -138,14 +236,17 @@ cdef object _attribute(xmlNode* c, const char* wanted):
     return None
 
 
-def walk(cetree._Element root, dict codes, object intern, frozenset block, frozenset cells):
-    """``(rows, elements, texts, names, hints)`` of the subtree of ``root``, in pre-order.
+def walk(cetree._Element root, dict codes, object intern, frozenset block, frozenset cells,
+         const unsigned char[::1] lut):
+    """``(rows, elements, texts, names, hints, counts)`` of the subtree of ``root``, in pre-order.
 
     ``rows``: bytes of int32 rows ``(kind, tag code, parent, depth, line, cell, links, end)``
     (kind 0 element, 1 text run); ``elements``: the lxml element per row (None for text runs);
     ``texts``: the raw text per row ("" for elements); ``names``: the tag per row ("#text" for
     text runs); ``hints``: ``{row: (class, id)}`` for the elements with a non-empty class or
-    id (the other one None).  ``codes`` maps tag names to codes, ``intern(name)`` assigns a new one.
+    id (the other one None); ``counts``: bytes of int64 rows ``(length, punct, ends, stops,
+    nbsp)`` per text run, what ``chars.run_counts`` gives, with ``lut`` its class table.
+    ``codes`` maps tag names to codes, ``intern(name)`` assigns a new one.
     """
     cdef Table t
     t.rows = NULL
@@ -164,6 +265,9 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
     texts = []
     names = []
     hints = {}
+    cdef Counts counts
+    counts.data = NULL
+    counts.n = counts.cap = 0
     try:
         while True:
             # ---------------------------------------------------------------- start of c
@@ -215,7 +319,7 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
                 cur = i
                 if flags & F_LINK:
                     links += 1
-                text = _text_run(c.children)
+                text = _text_run(c.children, lut, &counts)
                 if text is not None:
                     _add(&t, 1, 0, i, <int> depth, line_no, cell_no, links, i + 2)
                     elements.append(None)
@@ -240,7 +344,7 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
                 if c == top:
                     break
                 if cur >= 0:
-                    text = _text_run(c.next)
+                    text = _text_run(c.next, lut, &counts)
                     if text is not None:
                         _add(&t, 1, 0, cur, <int> depth, line_no, cell_no, links, <int> t.n + 1)
                         elements.append(None)
@@ -256,8 +360,11 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
             if c == top or c == NULL:
                 break
         rows = PyBytes_FromStringAndSize(<char*> t.rows, t.n * WIDTH * sizeof(int))
+        run_counts = PyBytes_FromStringAndSize(<char*> counts.data,
+                                               counts.n * N_COUNTS * sizeof(long long))
     finally:
         PyMem_Free(t.rows)
+        PyMem_Free(counts.data)
         PyMem_Free(stack)
         PyMem_Free(flag_stack)
-    return rows, elements, texts, names, hints
+    return rows, elements, texts, names, hints, run_counts

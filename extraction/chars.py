@@ -36,6 +36,10 @@ _LUT[0] = SEP
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
+# the counts of run_counts, in the order the compiled node walk gives them
+RUN_COUNTS = ("length", "punct", "ends", "stops", "nbsp")
+
+
 def run_counts(texts: Sequence[str]) -> dict[str, np.ndarray]:
     """Counts per text run: ``length`` (whitespace collapsed, §0.4), ``punct``, ``ends``,
     ``stops`` (full stops, E4 x5) and ``nbsp``."""

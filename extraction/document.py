@@ -19,7 +19,8 @@ from typing import Iterable, Sequence
 import numpy as np
 from lxml import etree
 
-from .chars import run_counts
+from .chars import _LUT as CHAR_CLASSES
+from .chars import RUN_COUNTS, run_counts
 from .encoding import decode_html
 
 # Elements whose content is never rendered text.
@@ -271,12 +272,15 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
 
 
 def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
-                 cells: frozenset) -> tuple[array, list, list[str], list[str], dict]:
+                 cells: frozenset, lut=None) -> tuple[array, list, list[str], list[str], dict,
+                                                      None]:
     """The node table's rows in pre-order: the reference walk (see ``_nodewalk.walk``).
 
     Eight ints per node, ``(kind, tag code, parent, depth, line, cell, links, end)``, in one
     flat int32 array; the lxml element, the raw text and the tag name per node; the
-    ``(class, id)`` attributes of the elements that have one of them (empty ones are None).
+    ``(class, id)`` attributes of the elements that have one of them (empty ones are None);
+    None for the per-run character counts (left to :func:`~.chars.run_counts`; ``lut``
+    unused), which the compiled walk counts as it goes.
     """
     rows = array("i")
     elements: list = []
@@ -327,7 +331,7 @@ def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
             if tail and cur >= 0 and not tail.isspace():
                 add_row((TEXT, 0, cur, len(stack), line_no, cell_no, links, len(elements) + 1))
                 add_el(None); add_text(tail); add_name("#text")
-    return rows, elements, texts, names, hints
+    return rows, elements, texts, names, hints, None
 
 
 try:
@@ -340,11 +344,15 @@ except (ImportError, ValueError):
 
 def _build(root: etree._Element, encoding: str | None, url: str | None) -> Document:
     # The walk is the per-page cost floor of every method: compiled when built.
-    rows, elements, texts, names, hints = _walk(root, _TAG_CODES, tag_code, BLOCK_LEVEL,
-                                                CELL_LEVEL)
+    rows, elements, texts, names, hints, counts = _walk(root, _TAG_CODES, tag_code, BLOCK_LEVEL,
+                                                        CELL_LEVEL, CHAR_CLASSES)
     table = np.frombuffer(rows, dtype=np.int32).reshape(-1, 8)
     is_text = table[:, 0] == TEXT
-    runs = run_counts([t for t in texts if t])
+    if counts is None:
+        runs = run_counts([t for t in texts if t])
+    else:
+        per_run = np.frombuffer(counts, dtype=np.int64).reshape(-1, len(RUN_COUNTS))
+        runs = {name: per_run[:, k] for k, name in enumerate(RUN_COUNTS)}
     tlen = np.zeros(len(elements), dtype=np.int64)
     tlen[is_text] = runs["length"]
     doc = Document(

@@ -1,11 +1,13 @@
 """The compiled node walk (extraction/_nodewalk.pyx) gives the reference walk's table exactly."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from extraction import document
+from extraction.chars import RUN_COUNTS, run_counts
 from extraction.datasets import available
 from extraction.document import BLOCK_LEVEL, CELL_LEVEL, ParseError, parse, tag_code
 
@@ -15,14 +17,19 @@ from extraction import _nodewalk  # noqa: E402
 
 
 def both_walks(doc: document.Document):
-    args = (document._TAG_CODES, tag_code, BLOCK_LEVEL, CELL_LEVEL)
+    args = (document._TAG_CODES, tag_code, BLOCK_LEVEL, CELL_LEVEL, document.CHAR_CLASSES)
     return document._walk_python(doc.root, *args), _nodewalk.walk(doc.root, *args)
 
 
 def assert_same_table(doc: document.Document) -> None:
-    (rows_py, els_py, texts_py, names_py, hints_py), (rows_c, els_c, texts_c, names_c, hints_c) \
-        = both_walks(doc)
+    (rows_py, els_py, texts_py, names_py, hints_py, none), \
+        (rows_c, els_c, texts_c, names_c, hints_c, counts) = both_walks(doc)
+    assert none is None
     assert hints_py == hints_c
+    reference = run_counts([t for t in texts_py if t])
+    per_run = np.frombuffer(counts, dtype=np.int64).reshape(-1, len(RUN_COUNTS))
+    for k, name in enumerate(RUN_COUNTS):
+        assert per_run[:, k].tolist() == reference[name].tolist(), name
     assert bytes(rows_py) == rows_c
     assert texts_py == texts_c
     assert names_py == names_c
@@ -55,10 +62,12 @@ def test_edge_cases(html):
 
 def test_text_run_properties():
     doc = parse("<p>x</p>")
-    rows, _, texts, names, _ = _nodewalk.walk(doc.root, document._TAG_CODES, tag_code,
-                                           BLOCK_LEVEL, CELL_LEVEL)
+    rows, _, texts, names, _, counts = _nodewalk.walk(doc.root, document._TAG_CODES, tag_code,
+                                                      BLOCK_LEVEL, CELL_LEVEL,
+                                                      document.CHAR_CLASSES)
     assert "x" in texts and names[texts.index("x")] == "#text"
     assert len(rows) == 4 * 8 * len(texts)
+    assert len(counts) == 8 * len(RUN_COUNTS) * sum(1 for t in texts if t)
 
 
 HTML_PIECES = st.one_of(
