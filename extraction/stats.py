@@ -64,15 +64,21 @@ class NodeStats:
             own("ends")
         own_len = doc.tlen.astype(np.int64)
         own_link = own_len * doc.in_link
-        sub = doc.subtree_sum
         own_text = np.bincount(doc.parent[is_text], weights=own_len[is_text], minlength=n)[:n] \
             if is_text.any() else np.zeros(n)
+        # every subtree total in one prefix sum over the stacked own values (the same
+        # float64 sums as Document.subtree_sum, one call instead of thirteen)
+        owns = (own_len, own_link, own_punct, own_nbsp, own_stops, own_ends, doc.is_tag("a"),
+                doc.is_tag("b"), doc.is_tag("br"), doc.is_tag("img"), doc.is_tag("p"),
+                doc.kind != TEXT, is_text)
+        cum = np.zeros((len(owns), n + 1))
+        np.cumsum(np.vstack(owns), axis=1, dtype=np.float64, out=cum[:, 1:])
+        (text, link_text, punct, nbsp, stops, ends, anchors, bold, breaks, images, paragraphs,
+         elements, text_nodes) = cum[:, doc.end] - cum[:, :n]
         return cls(
-            text=sub(own_len), link_text=sub(own_link), own_text=own_text,
-            punct=sub(own_punct), nbsp=sub(own_nbsp), stops=sub(own_stops), ends=sub(own_ends),
-            anchors=sub(doc.is_tag("a")), bold=sub(doc.is_tag("b")), breaks=sub(doc.is_tag("br")),
-            images=sub(doc.is_tag("img")), paragraphs=sub(doc.is_tag("p")),
-            elements=sub(doc.kind != TEXT), text_nodes=sub(is_text),
+            text=text, link_text=link_text, own_text=own_text, punct=punct, nbsp=nbsp,
+            stops=stops, ends=ends, anchors=anchors, bold=bold, breaks=breaks, images=images,
+            paragraphs=paragraphs, elements=elements, text_nodes=text_nodes,
             own_len=own_len, own_link=own_link, own_punct=own_punct, own_nbsp=own_nbsp,
             own_stops=own_stops, own_ends=own_ends,
         )
