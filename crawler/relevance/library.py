@@ -109,13 +109,20 @@ class FeatureLibrary:
         fmax = max(total.values())
         self._pending.append({t: total[t] / fmax for t in sig})
         wanted = set(sig)
-        cooc: dict[str, Counter] = {}
         in_topic, category = vector.weights.__contains__, vector.category.__getitem__
+        cooc: dict[str, dict[str, int]] = {}
         for b in page.blocks:
+            if wanted.isdisjoint(b.counts):
+                continue
             cats = Counter(map(category, filter(in_topic, b.counts)))
             if cats:
                 for t in wanted.intersection(b.counts):
-                    cooc.setdefault(t, Counter()).update(cats)
+                    acc = cooc.get(t)
+                    if acc is None:
+                        cooc[t] = dict(cats)
+                    else:           # (plain dict adds: Counter.update is slow on tiny maps)
+                        for cat, n in cats.items():
+                            acc[cat] = acc.get(cat, 0) + n
         for t, cats in cooc.items():
             self._support[t] += 1
             self._votes.setdefault(t, Counter()).update(cats)
