@@ -76,3 +76,49 @@ def test_the_writer_keeps_noindex_pages_out_of_the_corpus(tmp_path):
     lines = [line for f in (tmp_path / "corpus" / "documents").glob("*.jsonl")
              for line in f.read_text().splitlines()]
     assert len(lines) == 1 and "print" not in lines[0]
+
+
+def _spider(tmp_path: Path, **settings):
+    from scrapy.utils.test import get_crawler
+
+    from crawler.spiders.topic import TopicSpider
+
+    crawler = get_crawler(TopicSpider, {"CORPUS_DIR": str(tmp_path / "corpus"),
+                                        "STATE_DIR": str(tmp_path / "state"), **settings})
+    topic = Path(__file__).parent.parent / "settings" / "topics" / "music.toml"
+    return TopicSpider.from_crawler(crawler, seed="http://music.test/", topic=str(topic))
+
+
+LINKED = ('<html><head>{meta}</head><body><p>' + TEXT + ' See <a href="/canon.html">the canon'
+          '</a> and <a href="/fugue-forms.html">fugue forms</a>.</p></body></html>')
+
+
+def _response(meta: str, url: str = "http://music.test/fugue.html"):
+    from scrapy.http import HtmlResponse
+
+    return HtmlResponse(url, body=LINKED.format(meta=meta).encode(),
+                        headers={"Content-Type": "text/html; charset=utf-8"})
+
+
+def _followed(spider, response) -> list[str]:
+    item = PageItem(url=response.url, final_url=response.url, status=200, depth=1, parent=None,
+                    fetched_at="t", content_type="text/html", doc=parse(response.body,
+                                                                        response.url))
+    item.extraction = extract_document(item.doc)
+    item.robots = robots_directives(item.doc, response.headers.getlist(b"X-Robots-Tag"))
+    item.relevance = 0.5
+    return [r.url for r in spider._follow(item, response)]
+
+
+def test_the_spider_does_not_follow_the_links_of_a_nofollow_page(tmp_path):
+    spider = _spider(tmp_path)
+    assert spider.obey_robots_meta
+    assert sorted(_followed(spider, _response(""))) == [
+        "http://music.test/canon.html", "http://music.test/fugue-forms.html"]
+    spider = _spider(tmp_path / "again")
+    assert _followed(spider, _response('<meta name="robots" content="noindex, nofollow">')) == []
+    assert spider.crawler.stats.get_value("links/page_nofollow") == 1
+
+
+def test_robots_meta_can_be_ignored(tmp_path):
+    assert not _spider(tmp_path, ROBOTS_META_OBEY=False).obey_robots_meta
