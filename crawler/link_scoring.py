@@ -169,7 +169,7 @@ class LinkScorer:
 
     def mean_parent(self, url: str, default: float) -> float:
         """Mean parent component over the judged pages linking ``url`` (``default`` when none
-        was recorded in this process, e.g. a link queued before a restart)."""
+        was recorded; the statistics persist across restarts, see :meth:`inlink_stats`)."""
         seen = self.inlinks.get(url)
         return seen[1] / seen[0] if seen else default
 
@@ -205,6 +205,26 @@ class LinkScorer:
             raise ValueError(f"not site statistics: {err!r}") from err
         self.site_fetched, self.site_accepted = fetched, accepted
         self.fetched_total, self.accepted_total = totals
+
+    def inlink_stats(self) -> dict:
+        """The per-URL in-link statistics (judged pages linking it, sum of their parent
+        components), as saved in ``STATE_DIR``: a resumed crawl re-scores its queued links
+        with them."""
+        return {"version": 1, "urls": list(self.inlinks),
+                "links": [v[0] for v in self.inlinks.values()],
+                "parent_sums": [round(v[1], 6) for v in self.inlinks.values()]}
+
+    def load_inlink_stats(self, data: dict) -> None:
+        """Take back :meth:`inlink_stats`; raises ``ValueError`` on anything else."""
+        try:
+            if data.get("version") != 1:
+                raise ValueError(f"unsupported version {data.get('version')!r}")
+            urls, links, sums = data["urls"], data["links"], data["parent_sums"]
+            if not len(urls) == len(links) == len(sums):
+                raise ValueError("columns of different lengths")
+            self.inlinks = {str(u): [int(n), float(p)] for u, n, p in zip(urls, links, sums)}
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"not in-link statistics: {err!r}") from err
 
     def site_component(self, url: str) -> float:
         rate = (self.accepted_total + 1.0) / (self.fetched_total + 2.0)

@@ -77,12 +77,14 @@ class CrawlState:
 
         scorer = LinkScorer(lambda text: relevance.vector.concept_hits(text),
                             relevance.threshold, similarity, learner)
-        sites = directory / "site_stats.json"
-        if sites.is_file():
-            try:
-                scorer.load_site_stats(json.loads(sites.read_text(encoding="utf-8")))
-            except ValueError as err:   # json.JSONDecodeError is a ValueError too
-                raise ValueError(f"{sites}: {err}") from err
+        for name, load in (("site_stats.json", scorer.load_site_stats),
+                           ("inlinks.json", scorer.load_inlink_stats)):
+            path = directory / name
+            if path.is_file():
+                try:
+                    load(json.loads(path.read_text(encoding="utf-8")))
+                except ValueError as err:   # json.JSONDecodeError is a ValueError too
+                    raise ValueError(f"{path}: {err}") from err
         exemplars = directory / "exemplars.json"
         if exemplars.is_file():
             for url in json.loads(exemplars.read_text(encoding="utf-8")):
@@ -140,4 +142,5 @@ class CrawlState:
         self.traps.save(d / "traps.json")
         atomic_write_text(d / "exemplars.json", json.dumps(self.scorer.exemplars))
         atomic_write_text(d / "site_stats.json", json.dumps(self.scorer.site_stats()))
+        atomic_write_text(d / "inlinks.json", json.dumps(self.scorer.inlink_stats()))
         self.dedup.save(d / "dedup.pickle")

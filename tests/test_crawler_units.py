@@ -332,3 +332,27 @@ def test_site_statistics_survive_a_restart(tmp_path):
     (tmp_path / "site_stats.json").write_text('{"version": 1, "site_fetched": 3}')
     with pytest.raises(ValueError, match="site_stats.json"):
         CrawlState.open(tmp_path, topic)
+
+
+def test_inlink_statistics_survive_a_restart(tmp_path):
+    from pathlib import Path
+
+    from crawler.relevance.topic import load_topic
+    from crawler.state import CrawlState
+
+    topic = load_topic(Path(__file__).parent.parent / "settings" / "topics" / "music.toml")
+    state = CrawlState.open(tmp_path, topic)
+    linked = [Link("http://a.test/opera.htm"), Link("http://a.test/fugue.htm")]
+    state.scorer.score(linked, parent_relevance=0.4, depth=1)
+    state.scorer.score(linked[:1], parent_relevance=0.1, depth=1)
+    before = {u: (state.scorer.inlink_component(u), state.scorer.mean_parent(u, -1.0))
+              for u in ("http://a.test/opera.htm", "http://a.test/fugue.htm", "http://a.test/x")}
+    assert before["http://a.test/opera.htm"][0] == 0.5 and before["http://a.test/x"][1] == -1.0
+    state.save()
+    again = CrawlState.open(tmp_path, topic)
+    assert {u: (again.scorer.inlink_component(u), again.scorer.mean_parent(u, -1.0))
+            for u in before} == before
+
+    (tmp_path / "inlinks.json").write_text('{"version": 1, "urls": ["u"], "links": []}')
+    with pytest.raises(ValueError, match="inlinks.json"):
+        CrawlState.open(tmp_path, topic)
