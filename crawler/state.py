@@ -93,6 +93,9 @@ class CrawlState:
                     TrapDetector.load(directory / "traps.json"),
                     DuplicateIndex.load(directory / "dedup.pickle"),
                     sibling_pages=sibling_pages)
+        seen = directory / "discovered.txt"     # URLs already fed to the S1 weight statistics
+        if seen.is_file():
+            state.discovered.update(filter(None, seen.read_text(encoding="utf-8").split("\n")))
         atomic_write_text(marker, json.dumps({"name": topic.name}))
         return state
 
@@ -143,4 +146,5 @@ class CrawlState:
         atomic_write_text(d / "exemplars.json", json.dumps(self.scorer.exemplars))
         atomic_write_text(d / "site_stats.json", json.dumps(self.scorer.site_stats()))
         atomic_write_text(d / "inlinks.json", json.dumps(self.scorer.inlink_stats()))
+        atomic_write_text(d / "discovered.txt", "".join(u + "\n" for u in self.discovered))
         self.dedup.save(d / "dedup.pickle")

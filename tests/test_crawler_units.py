@@ -334,7 +334,7 @@ def test_site_statistics_survive_a_restart(tmp_path):
         CrawlState.open(tmp_path, topic)
 
 
-def test_inlink_statistics_survive_a_restart(tmp_path):
+def test_inlink_statistics_and_discovered_urls_survive_a_restart(tmp_path):
     from pathlib import Path
 
     from crawler.relevance.topic import load_topic
@@ -352,6 +352,13 @@ def test_inlink_statistics_survive_a_restart(tmp_path):
     again = CrawlState.open(tmp_path, topic)
     assert {u: (again.scorer.inlink_component(u), again.scorer.mean_parent(u, -1.0))
             for u in before} == before
+
+    state.observe_urls(["http://a.test/opera.htm", "http://a.test/new.htm"])
+    observed = state.tuner.num_urls
+    state.save()
+    resumed = CrawlState.open(tmp_path, topic)
+    resumed.observe_urls(["http://a.test/opera.htm", "http://a.test/new.htm"])  # seen before
+    assert resumed.tuner.num_urls == observed        # not counted twice in the S1 statistics
 
     (tmp_path / "inlinks.json").write_text('{"version": 1, "urls": ["u"], "links": []}')
     with pytest.raises(ValueError, match="inlinks.json"):
