@@ -25,7 +25,6 @@ class StallMonitor:
         self.timeout = timeout
         self.save_interval = save_interval
         self.last = self.saved = time.monotonic()
-        self.responses = 0
         self._task = None
 
     @classmethod
@@ -54,7 +53,6 @@ class StallMonitor:
 
     def response_received(self, response=None, request=None, spider=None):
         self.last = now = time.monotonic()
-        self.responses += 1
         if self.save_interval > 0 and now - self.saved >= self.save_interval:
             self.saved = now
             state = getattr(self.crawler.spider, "crawl_state", None)

@@ -4,10 +4,10 @@
 The same walk as :func:`extraction.document._walk_python` (which stays the reference and the
 fallback when this module is not built), read straight off libxml2's nodes through lxml's
 public C API instead of one Python iteration per ``iterwalk`` event.  The two must give equal
-tables: ``tests/test_document.py`` compares them on real pages.
+tables: ``tests/test_nodewalk.py`` compares them on real pages.
 """
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
+from cpython.mem cimport PyMem_Free, PyMem_Realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.string cimport strcmp, strlen
 
@@ -16,6 +16,8 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport xmlNode
 
 cetree.import_lxml__etree()
+
+ctypedef const unsigned char* xmlChar_p
 
 cdef enum:
     WIDTH = 8  # kind, tag code, parent, depth, line, cell, links, end
@@ -49,6 +51,11 @@ cdef inline int _add(Table* t, int kind, int code, int parent, int depth, int li
     r[4] = line; r[5] = cell; r[6] = links; r[7] = end
     t.n += 1
     return 0
+
+
+cdef inline str _decode(const xmlChar_p s):
+    """A libxml2 string (UTF-8, NUL-terminated) as a Python str."""
+    return PyUnicode_DecodeUTF8(<const char*> s, strlen(<const char*> s), "replace")
 
 
 cdef inline bint _is_text(xmlNode* c) noexcept nogil:
@@ -187,15 +194,13 @@ cdef object _text_run(xmlNode* c, const unsigned char[::1] lut, Counts* counts):
         return None
     cdef object text
     if pieces == 1:
-        s = <const unsigned char*> first.content
-        text = PyUnicode_DecodeUTF8(<const char*> s, strlen(<const char*> s), "replace")
+        text = _decode(first.content)
     else:
         parts = []
         cur = first
         while cur != NULL and _is_text(cur):
             if cur.content != NULL:
-                parts.append(PyUnicode_DecodeUTF8(<const char*> cur.content,
-                                                  strlen(<const char*> cur.content), "replace"))
+                parts.append(_decode(cur.content))
             cur = cur.next
         text = "".join(parts)
     if not solid and text.isspace():
@@ -223,17 +228,25 @@ cdef object _attribute(xmlNode* c, const char* wanted):
             if v != NULL and v.next == NULL and v.content != NULL:
                 if (<const char*> v.content)[0] == 0:
                     return None
-                return PyUnicode_DecodeUTF8(<const char*> v.content,
-                                            strlen(<const char*> v.content), "replace")
+                return _decode(v.content)
             parts = []
             while v != NULL:
                 if v.content != NULL:
-                    parts.append(PyUnicode_DecodeUTF8(<const char*> v.content,
-                                                      strlen(<const char*> v.content), "replace"))
+                    parts.append(_decode(v.content))
                 v = v.next
             return "".join(parts) or None
         a = a.next
     return None
+
+
+cdef int _add_text(Table* t, object text, int parent, int depth, int line, int cell, int links,
+                   int end, list elements, list texts, list names) except -1:
+    """A text-run row (``.text`` of ``parent`` or a tail) and its entries in the lists."""
+    _add(t, 1, 0, parent, depth, line, cell, links, end)
+    elements.append(None)
+    texts.append(text)
+    names.append("#text")
+    return 0
 
 
 def walk(cetree._Element root, dict codes, object intern, frozenset block, frozenset cells,
@@ -276,8 +289,7 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
                     name = "{%s}%s" % ((<bytes> c.ns.href).decode("utf-8", "replace"),
                                        (<bytes> c.name).decode("utf-8", "replace"))
                 else:
-                    name = PyUnicode_DecodeUTF8(<const char*> c.name,
-                                                strlen(<const char*> c.name), "replace")
+                    name = _decode(c.name)
                 entry = info.get(name)
                 if entry is None:
                     code_obj = codes.get(name)
@@ -321,10 +333,8 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
                     links += 1
                 text = _text_run(c.children, lut, &counts)
                 if text is not None:
-                    _add(&t, 1, 0, i, <int> depth, line_no, cell_no, links, i + 2)
-                    elements.append(None)
-                    texts.append(text)
-                    names.append("#text")
+                    _add_text(&t, text, i, <int> depth, line_no, cell_no, links, i + 2,
+                              elements, texts, names)
                 nxt = _next_element_like(c.children)
                 if nxt != NULL:
                     c = nxt
@@ -346,10 +356,8 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
                 if cur >= 0:
                     text = _text_run(c.next, lut, &counts)
                     if text is not None:
-                        _add(&t, 1, 0, cur, <int> depth, line_no, cell_no, links, <int> t.n + 1)
-                        elements.append(None)
-                        texts.append(text)
-                        names.append("#text")
+                        _add_text(&t, text, cur, <int> depth, line_no, cell_no, links,
+                                  <int> t.n + 1, elements, texts, names)
                 nxt = _next_element_like(c.next)
                 if nxt != NULL:
                     c = nxt

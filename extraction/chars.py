@@ -32,6 +32,7 @@ _LUT[0xA0] |= NBSP
 _LUT[ord(FULL_STOP)] |= STOP
 _LUT[ord(".")] |= DOT
 _LUT[0] = SEP
+CHAR_CLASSES = _LUT   # the class bits of every code point (read by the compiled node walk)
 
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 

@@ -19,8 +19,7 @@ from typing import Iterable, Sequence
 import numpy as np
 from lxml import etree
 
-from .chars import _LUT as CHAR_CLASSES
-from .chars import RUN_COUNTS, run_counts
+from .chars import CHAR_CLASSES, RUN_COUNTS, run_counts
 from .encoding import decode_html
 
 # Elements whose content is never rendered text.
@@ -123,10 +122,13 @@ class Document:
 
     # ------------------------------------------------------------------ statistics
     def subtree_sum(self, own: np.ndarray, nodes: np.ndarray | slice | None = None) -> np.ndarray:
-        """Sum of ``own`` over the subtree of every node (or of ``nodes``)."""
-        cum = np.concatenate(([0], np.cumsum(own, dtype=np.float64)))
+        """Sum of ``own`` over the subtree of every node (or of ``nodes``); ``own`` may stack
+        several per-node quantities as rows (one prefix sum for all of them)."""
+        own = np.asarray(own)
+        cum = np.zeros(own.shape[:-1] + (own.shape[-1] + 1,))
+        np.cumsum(own, axis=-1, dtype=np.float64, out=cum[..., 1:])
         idx = np.arange(self.size) if nodes is None else np.asarray(nodes)
-        return cum[self.end[idx]] - cum[idx]
+        return cum[..., self.end[idx]] - cum[..., idx]
 
     def inside(self, tags: Iterable[str], include_self: bool = True) -> np.ndarray:
         """Mask of nodes inside (or at) an element with one of ``tags``."""

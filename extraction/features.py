@@ -72,23 +72,20 @@ _HINT_PATTERNS = (_hint_pattern(NEGATIVE, NEGATIVE_WORDS), _hint_pattern(POSITIV
 
 
 @lru_cache(maxsize=65536)
-def _hint_flags(hint: str) -> tuple[bool, bool, bool]:
+def _hint_flags(pair: tuple[str | None, str | None]) -> tuple[bool, bool, bool]:
+    """Negative, positive, comment pattern matches of an element's ``(class, id)``."""
+    hint = (pair[0] or "") + " " + (pair[1] or "")
+    if len(hint) <= 2:
+        return (False, False, False)
     hint = hint.lower()
     return tuple(pattern.search(hint) is not None for pattern in _HINT_PATTERNS)
-
-
-@lru_cache(maxsize=65536)
-def _pair_flags(pair: tuple[str | None, str | None]) -> tuple[bool, bool, bool]:
-    """:func:`_hint_flags` of an element's ``(class, id)``: both in one hint string."""
-    hint = (pair[0] or "") + " " + (pair[1] or "")
-    return _hint_flags(hint) if len(hint) > 2 else (False, False, False)
 
 
 def _hint_masks(doc: Document) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Elements whose class/id match the negative, positive and comment patterns."""
     flags = np.zeros((doc.size, 3), dtype=bool)
     if doc.hints:
-        flags[list(doc.hints)] = list(map(_pair_flags, doc.hints.values()))
+        flags[list(doc.hints)] = list(map(_hint_flags, doc.hints.values()))
     return flags[:, 0], flags[:, 1], flags[:, 2]
 
 
