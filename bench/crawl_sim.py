@@ -42,8 +42,48 @@ from crawler.relevance.topic import load_topic
 from crawler.robots_meta import robots_directives
 from crawler.spiders.topic import SEED_PRIORITY
 from crawler.state import CrawlState
-from crawler.testweb.archive import WebArchive, load_web
+from crawler.testweb.archive import Record, WebArchive, load_web
 from extraction import ParseError, extract_document, parse
+
+
+class WebFetcher:
+    """Fetches of a test web as a crawler makes them: robots.txt honoured, each redirect a
+    fetch of its own, a URL the web lacks a 404."""
+
+    def __init__(self, web: WebArchive):
+        self.web = web
+        self.robots: dict[str, RobotFileParser] = {}
+
+    def allowed(self, url: str) -> bool:
+        parts = urlsplit(url)
+        host = f"{parts.scheme}://{parts.netloc}"
+        rp = self.robots.get(host)
+        if rp is None:
+            rp = self.robots[host] = RobotFileParser()
+            record = self.web.get(host + "/robots.txt")
+            rp.parse(record.body.decode("utf-8", "replace").splitlines()
+                     if record is not None and record.status == 200 else [])
+        return rp.can_fetch("*", url)
+
+    def fetch(self, url: str, fetched: set[str]
+              ) -> tuple[list[tuple[str, int]], str | None, Record | None]:
+        """Fetch ``url``, following redirects (at most five), and add every URL met to
+        ``fetched``.  Returns the redirect fetches ``(url, status)`` in order, the final URL
+        (None when a redirect leads to a URL fetched before: nothing more is fetched) and its
+        record (None for a URL the web lacks: a 404)."""
+        hops, final = [], url
+        record = self.web.get(url)
+        for _ in range(5):
+            if record is None or not 300 <= record.status < 400 or not record.location:
+                break
+            fetched.add(final)
+            hops.append((final, record.status))
+            final = canonical(urljoin(final, record.location))
+            if final in fetched:
+                return hops, None, None
+            record = self.web.get(final)
+        fetched.update((url, final))
+        return hops, final, record
 
 
 class SimulatedCrawl:
@@ -53,12 +93,13 @@ class SimulatedCrawl:
         self.web = web
         # ties between equal priorities: FIFO as in Scrapy, or a seeded random order
         self.tie = itertools.count().__next__ if not shuffle else random.Random(shuffle).random
-        self.state = CrawlState.open(tempfile.mkdtemp(prefix="sim-state-"),
+        self._state_dir = tempfile.TemporaryDirectory(prefix="sim-state-")  # removed with us
+        self.state = CrawlState.open(self._state_dir.name,
                                      load_topic(topic_path))
         self.queue: list = []
         self.best: dict[str, int] = {}
         self.fetched: set[str] = set()
-        self.robots: dict[str, RobotFileParser] = {}
+        self.fetcher = WebFetcher(web)
         self.log: list[dict] = []
         self.reprioritized_at = 0
         for url in seeds:
@@ -90,17 +131,6 @@ class SimulatedCrawl:
         return None
 
     # ------------------------------------------------------------------ fetching
-    def _allowed(self, url: str) -> bool:
-        parts = urlsplit(url)
-        host = f"{parts.scheme}://{parts.netloc}"
-        rp = self.robots.get(host)
-        if rp is None:
-            rp = self.robots[host] = RobotFileParser()
-            record = self.web.get(host + "/robots.txt")
-            rp.parse(record.body.decode("utf-8", "replace").splitlines()
-                     if record is not None and record.status == 200 else [])
-        return rp.can_fetch("*", url)
-
     def _reprioritize(self) -> None:
         """Re-score the whole queue in one batch, as ``RescoringPriorityQueue`` does."""
         scorer, traps = self.state.scorer, self.state.traps
@@ -126,21 +156,13 @@ class SimulatedCrawl:
         if head is None:
             return False
         url, meta = head
-        if not self._allowed(url):
+        if not self.fetcher.allowed(url):
             self.fetched.add(url)
             return True
-        final = url
-        record = self.web.get(url)
-        for _ in range(5):                      # redirects: one fetch each
-            if record is None or not 300 <= record.status < 400 or not record.location:
-                break
-            self.fetched.add(final)
-            self.log.append({"url": final, "status": record.status, "relevance": None})
-            final = canonical(urljoin(final, record.location))
-            if final in self.fetched:
-                return True
-            record = self.web.get(final)
-        self.fetched.update((url, final))
+        hops, final, record = self.fetcher.fetch(url, self.fetched)
+        self.log += [{"url": hop, "status": status, "relevance": None} for hop, status in hops]
+        if final is None:
+            return True
         status = record.status if record is not None else 404
         row = {"url": final, "status": status, "relevance": None, "on_topic": False,
                "accepted": False}
