@@ -259,6 +259,20 @@ def test_parent_component_is_the_mean_over_every_page_linking_the_url():
     assert unknown.components["parent"] == 1.0               # nothing recorded: its own value
 
 
+def test_a_link_only_one_page_links_scores_lower_until_a_second_page_links_it():
+    from crawler.link_scoring import SINGLE_LINK_FACTOR
+    scorer = LinkScorer(lambda text: 0.0, threshold=0.2)
+    shared = Link("http://a.test/x/Atom.htm", "Atom")
+    single = Link("http://a.test/x/Ion.htm", "Ion")
+    scorer.score([shared], parent_relevance=0.3, depth=1)              # a first page links it
+    both = scorer.score([shared, single], parent_relevance=0.3, depth=1)
+    assert both[0].components["inlinks"] == 0.5 and both[1].components["inlinks"] == 0.0
+    assert both[1].score == pytest.approx(both[0].score * SINGLE_LINK_FACTOR)
+    scorer.score([single], parent_relevance=0.3, depth=1)              # now two pages link it
+    lifted = scorer.rescore(single.url, both[1].components, both[1].features, 1, 1.0)
+    assert lifted.score == pytest.approx(both[0].score)
+
+
 def test_whole_queue_reprioritization_is_due_at_a_bounded_cost_per_fetch():
     from crawler.frontier import REPRIORITIZE_EVERY, REPRIORITIZE_SHARE, reprioritize_due
     assert not reprioritize_due(REPRIORITIZE_EVERY - 1, 10)
