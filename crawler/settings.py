@@ -20,7 +20,8 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           is not written to the corpus, a ``nofollow`` page's links are not
                           followed (default True)
 ``STATE_SAVE_INTERVAL``   seconds between checkpoints of STATE_DIR during a crawl (default 60;
-                          0: saved only when the crawl closes, as it always is)
+                          0: saved only when the crawl closes, as it always is); a checkpoint
+                          also waits 20 times the previous one's duration (large states)
 """
 BOT_NAME = "focused-crawler"
 SPIDER_MODULES = ["crawler.spiders"]

@@ -8,6 +8,9 @@
 ``traps.json``                    per-URL-template fetch / accept counts
 ``exemplars.json``                accepted page URLs (S1 exemplars)
 ``dedup.pickle``                  written URLs, text hashes and the near-duplicate index
+``site_stats.json``               fetched / accepted pages per host and first directory
+``inlinks.json``                  per URL: judged pages linking it, sum of their parent values
+``discovered.txt``                URLs already counted in the S1 weight statistics
 ``topic.json``                    which topic the state belongs to
 ================================  ===========================================================
 """

@@ -1,4 +1,5 @@
-"""StallMonitor's periodic state checkpoints are by elapsed time, not by response count."""
+"""StallMonitor's periodic state checkpoints are by elapsed time, not by response count, and
+spaced by their own duration."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -49,3 +50,30 @@ def test_interval_zero_never_checkpoints_during_the_crawl(monkeypatch):
         clock[0] += 3600
         ext.response_received()
     assert state.saves == 0
+
+
+def test_a_slow_checkpoint_spaces_the_next_ones(monkeypatch):
+    clock = [0.0]
+    monkeypatch.setattr(extensions.time, "monotonic", lambda: clock[0])
+    ext, state = monitor(60)
+    slow = state.save
+
+    def save():                             # a large state: each save takes 10 s
+        slow()
+        clock[0] += 10.0
+    state.save = save
+    clock[0] = 61.0
+    ext.response_received()
+    assert state.saves == 1 and ext.save_seconds == 10.0     # done at 71 s
+    clock[0] = 71.0 + 150.0                 # interval (60 s) over, 20 x 10 s not
+    ext.response_received()
+    assert state.saves == 1
+    clock[0] = 71.0 + 200.0
+    ext.response_received()
+    assert state.saves == 2
+    # with every save taking 10 s, saving takes 10 of every 210 s: under 1/20 of the time
+    saved_at = clock[0]
+    for _ in range(2000):
+        clock[0] += 1.0
+        ext.response_received()
+    assert state.saves - 2 <= (clock[0] - saved_at) / (extensions.SAVE_SPACING * 10.0) + 1
