@@ -30,6 +30,7 @@ from urllib.robotparser import RobotFileParser
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from crawler.corpus import MAX_LINK_SHARE, link_share
 from crawler.frontier import (
     UPGRADE_MARGIN,
     head_rescore_due,
@@ -195,7 +196,7 @@ class SimulatedCrawl:
             kind, _, minhash = state.dedup.check(final, extraction.text)
             if kind is None and url != final and url in state.dedup.urls:
                 kind = "url"
-            if not kind:
+            if not kind and link_share(doc, extraction.nodes) <= MAX_LINK_SHARE:
                 state.dedup.add(final, extraction.text, minhash)
                 accepted = True
         row.update(relevance=relevance.score, on_topic=on_topic, accepted=accepted)

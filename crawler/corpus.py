@@ -13,8 +13,25 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from extraction import Document
+
+# [ours] an on-topic page whose main text is more than this share link text is a hub (a home,
+# section or tag page listing other pages), not a document: CORPUS_MAX_LINK_SHARE
+MAX_LINK_SHARE = 0.5
+
 _FINAL = re.compile(r"^part-(\d{5,})\.jsonl$")
 _TEMP = re.compile(r"^\.part-(\d{5,})\.jsonl\.tmp$")
+
+
+def link_share(doc: Document, nodes: np.ndarray | None) -> float:
+    """Share of the characters of the main text (its text ``nodes``) that lie inside links."""
+    if nodes is None or not len(nodes):
+        return 0.0
+    chars = doc.tlen[nodes].astype(float)
+    total = chars.sum()
+    return float((chars * doc.in_link[nodes]).sum() / total) if total else 0.0
 
 
 class ShardWriter:

@@ -15,7 +15,7 @@ from scrapy.crawler import Crawler
 from extraction import extract_document
 from extraction.methods import canonical as method_name
 
-from .corpus import ShardWriter
+from .corpus import MAX_LINK_SHARE, ShardWriter, link_share
 from .dedup import text_sha1
 from .items import PageItem
 
@@ -103,11 +103,14 @@ class DedupPipeline(_StatePipeline):
 
 
 class CorpusWriterPipeline(_StatePipeline):
-    """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards."""
+    """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards: on-topic
+    pages that are not duplicates, not ``noindex`` and not hubs (main text more than
+    ``CORPUS_MAX_LINK_SHARE`` link text)."""
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
         self.writer: ShardWriter | None = None
+        self.max_link_share = crawler.settings.getfloat("CORPUS_MAX_LINK_SHARE", MAX_LINK_SHARE)
 
     def open_spider(self, spider=None) -> None:
         settings = self.crawler.settings
@@ -120,9 +123,14 @@ class CorpusWriterPipeline(_StatePipeline):
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         try:
+            share = link_share(item.doc, item.extraction.nodes) \
+                if item.on_topic and item.extraction is not None else 0.0
             if item.on_topic and not item.duplicate_of and "noindex" in item.robots:
                 item.reason = "noindex: the page asks not to be indexed (robots meta/header)"
                 self.crawler.stats.inc_value("corpus/noindex")
+            elif item.on_topic and not item.duplicate_of and share > self.max_link_share:
+                item.reason = f"hub page: {share:.0%} of its main text is link text"
+                self.crawler.stats.inc_value("corpus/hub")
             elif item.on_topic and not item.duplicate_of:
                 record = item.document()
                 record["topic"] = self.state.topic.name

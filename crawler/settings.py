@@ -14,6 +14,8 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``RELEVANCE_CATEGORY_WEIGHTS`` topic-vector weight per feature category, e.g.
                           ``subjects=0.5,judgments=0.5`` (unset: 1.0 each)
 ``CORPUS_SHARD_DOCS``     documents per corpus shard (default 1000)
+``CORPUS_MAX_LINK_SHARE`` an on-topic page whose main text is more than this share link text
+                          (a hub: home, section or tag page) is not written (default 0.5; 1: off)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
@@ -86,6 +88,7 @@ FEATURE_AUTO_ACCEPT = 0.1
 RELEVANCE_MIN_CONCEPTS = None
 RELEVANCE_CATEGORY_WEIGHTS = None
 CORPUS_SHARD_DOCS = 1000
+CORPUS_MAX_LINK_SHARE = 0.5
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300
 STATE_SAVE_INTERVAL = 60

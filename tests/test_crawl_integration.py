@@ -63,6 +63,16 @@ def test_corpus_holds_on_topic_documents_with_the_documented_fields(full_crawl):
     assert len({d["url"] for d in docs}) == len(docs)
 
 
+def test_hub_pages_are_judged_but_not_written(full_crawl):
+    # the Chinese site's news index lists article titles: on topic, but a hub, not a document
+    web, tmp, _ = full_crawl
+    hubs = [r for r in _log(tmp) if (r.get("reason") or "").startswith("hub page")]
+    assert "http://www.nengyuan.test/news/" in {r["final_url"] for r in hubs}
+    assert all(r["on_topic"] and not r["accepted"] for r in hubs)
+    written = {d["final_url"] for d in _docs(tmp)}
+    assert not written & {r["final_url"] for r in hubs}
+
+
 def test_gbk_pages_are_decoded(full_crawl):
     web, tmp, _ = full_crawl
     gbk = [u for u, r in web.records.items()

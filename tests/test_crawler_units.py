@@ -377,3 +377,17 @@ def test_inlink_statistics_and_discovered_urls_survive_a_restart(tmp_path):
     (tmp_path / "inlinks.json").write_text('{"version": 1, "urls": ["u"], "links": []}')
     with pytest.raises(ValueError, match="inlinks.json"):
         CrawlState.open(tmp_path, topic)
+
+
+def test_link_share_of_the_main_text():
+    from crawler.corpus import link_share
+    from extraction import parse
+    from extraction.document import TEXT
+    doc = parse("<html><body><p>Solar panels turn light into power. <a href='/x'>Read the "
+                "guide</a></p><ul><li><a href='/a'>Wind</a></li></ul></body></html>")
+    text_nodes = np.flatnonzero(doc.kind == TEXT)
+    chars = {doc.texts[i].strip(): int(doc.tlen[i]) for i in text_nodes}
+    linked = chars["Read the guide"] + chars["Wind"]
+    assert link_share(doc, text_nodes) == pytest.approx(linked / sum(chars.values()))
+    assert link_share(doc, text_nodes[:1]) == 0.0                 # the plain sentence only
+    assert link_share(doc, None) == 0.0 and link_share(doc, text_nodes[:0]) == 0.0
