@@ -30,7 +30,7 @@ from urllib.robotparser import RobotFileParser
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crawler.corpus import MAX_LINK_SHARE, link_share
+from crawler.corpus import link_share, refusal
 from crawler.frontier import (
     UPGRADE_MARGIN,
     head_rescore_due,
@@ -186,17 +186,12 @@ class SimulatedCrawl:
         """The item pipelines, then the spider's feedback and link scoring."""
         state = self.state
         extraction = extract_document(doc, method="auto")
-        page = state.relevance.analyse(doc, extraction.text, final)
-        state.frequencies.add(page.terms)
-        relevance = state.relevance.score_page(page)
-        state.library.observe(page, relevance, state.relevance.vector, state.frequencies.idf)
+        relevance, _ = state.judge_relevance(doc, extraction.text, final)
         on_topic = relevance.relevant and bool(extraction.text)
         accepted = False
-        if on_topic and "noindex" not in robots:
-            kind, _, minhash = state.dedup.check(final, extraction.text)
-            if kind is None and url != final and url in state.dedup.urls:
-                kind = "url"
-            if not kind and link_share(doc, extraction.nodes) <= MAX_LINK_SHARE:
+        if on_topic:
+            kind, _, minhash = state.duplicate(url, final, extraction.text)
+            if refusal(kind, robots, link_share(doc, extraction.nodes)) is None:
                 state.dedup.add(final, extraction.text, minhash)
                 accepted = True
         row.update(relevance=relevance.score, on_topic=on_topic, accepted=accepted)

@@ -34,6 +34,18 @@ def link_share(doc: Document, nodes: np.ndarray | None) -> float:
     return float((chars * doc.in_link[nodes]).sum() / total) if total else 0.0
 
 
+def refusal(duplicate_of: str | None, robots: frozenset | set, share: float,
+            max_share: float = MAX_LINK_SHARE) -> tuple[str, str] | None:
+    """Why an on-topic page is not written, as ``(stats key, reason)``, or None to write it."""
+    if duplicate_of:
+        return "corpus/duplicate", f"duplicate of {duplicate_of}"
+    if "noindex" in robots:
+        return "corpus/noindex", "noindex: the page asks not to be indexed (robots meta/header)"
+    if share > max_share:
+        return "corpus/hub", f"hub page: {share:.0%} of its main text is link text"
+    return None
+
+
 class ShardWriter:
     def __init__(self, directory: str | Path, docs_per_shard: int = 1000):
         self.directory = Path(directory)

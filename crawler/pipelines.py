@@ -15,7 +15,7 @@ from scrapy.crawler import Crawler
 from extraction import extract_document
 from extraction.methods import canonical as method_name
 
-from .corpus import MAX_LINK_SHARE, ShardWriter, link_share
+from .corpus import MAX_LINK_SHARE, ShardWriter, link_share, refusal
 from .dedup import text_sha1
 from .items import PageItem
 
@@ -63,19 +63,14 @@ class RelevancePipeline(_StatePipeline):
     IDF statistics and the dynamic feature library."""
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
-        state = self.state
-        model = state.relevance
         text = item.extraction.text if item.extraction else ""
-        page = model.analyse(item.doc, text, item.final_url)
-        state.frequencies.add(page.terms)
-        relevance = model.score_page(page)
+        relevance, learnt = self.state.judge_relevance(item.doc, text, item.final_url)
         item.relevance = relevance.score
         item.relevance_detail = relevance.to_dict()
         item.on_topic = relevance.relevant and bool(text)
         if not item.on_topic:
             item.reason = relevance.reason or ("no main text" if not text else "off topic")
-        new_terms = state.library.observe(page, relevance, model.vector, state.frequencies.idf)
-        for cand in new_terms:
+        for cand in learnt:
             log.info("topic library: learnt %r (%s, weight %.3f)", cand.term, cand.category,
                      cand.weight)
         self.crawler.stats.inc_value(f"relevance/{'on' if item.on_topic else 'off'}_topic")
@@ -89,10 +84,8 @@ class DedupPipeline(_StatePipeline):
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         if not item.on_topic:
             return item
-        text = item.extraction.text
-        kind, original, minhash = self.state.dedup.check(item.final_url, text)
-        if kind is None and item.url != item.final_url and item.url in self.state.dedup.urls:
-            kind, original = "url", item.url
+        kind, original, minhash = self.state.duplicate(item.url, item.final_url,
+                                                       item.extraction.text)
         if kind:
             item.duplicate_of = original
             item.reason = f"{kind} duplicate of {original}"
@@ -123,15 +116,15 @@ class CorpusWriterPipeline(_StatePipeline):
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         try:
-            share = link_share(item.doc, item.extraction.nodes) \
-                if item.on_topic and item.extraction is not None else 0.0
-            if item.on_topic and not item.duplicate_of and "noindex" in item.robots:
-                item.reason = "noindex: the page asks not to be indexed (robots meta/header)"
-                self.crawler.stats.inc_value("corpus/noindex")
-            elif item.on_topic and not item.duplicate_of and share > self.max_link_share:
-                item.reason = f"hub page: {share:.0%} of its main text is link text"
-                self.crawler.stats.inc_value("corpus/hub")
-            elif item.on_topic and not item.duplicate_of:
+            refused = None
+            if item.on_topic:
+                refused = refusal(item.duplicate_of, item.robots,
+                                  link_share(item.doc, item.extraction.nodes),
+                                  self.max_link_share)
+                if refused is not None:     # a duplicate keeps the dedup pipeline's reason
+                    item.reason = item.reason or refused[1]
+                    self.crawler.stats.inc_value(refused[0])
+            if item.on_topic and refused is None:
                 record = item.document()
                 record["topic"] = self.state.topic.name
                 record["content_sha1"] = self.state.dedup.add(

@@ -28,7 +28,7 @@ from .link_scoring import LinkScorer
 from .online import OnlineLogistic
 from .relevance.frequencies import DocumentFrequencies, atomic_write_text
 from .relevance.library import FeatureLibrary
-from .relevance.model import RelevanceModel
+from .relevance.model import Relevance, RelevanceModel
 from .relevance.topic import Topic
 from .traps import TrapDetector
 from .url_similarity import UrlSimilarity, WeightTuner
@@ -110,6 +110,27 @@ class CrawlState:
         if self.tuner.observe_many(fresh):
             self.scorer.url_similarity.set_weights(self.tuner.levels, self.tuner.w_f,
                                                    self.tuner.w_dd)
+
+    # ------------------------------------------------------------------ judging a page
+    def judge_relevance(self, doc: Any, text: str, url: str) -> tuple[Relevance, list]:
+        """S2 relevance of a parsed page given its main ``text``; the page also feeds the IDF
+        statistics and the dynamic feature library.  Returns the relevance and the terms the
+        library learnt from it (the relevance pipeline's step, shared with the simulation)."""
+        model = self.relevance
+        page = model.analyse(doc, text, url)
+        self.frequencies.add(page.terms)
+        relevance = model.score_page(page)
+        learnt = self.library.observe(page, relevance, model.vector, self.frequencies.idf)
+        return relevance, learnt
+
+    def duplicate(self, url: str, final_url: str, text: str) -> tuple[str | None, str | None, Any]:
+        """``(kind, original, minhash)`` of a page against everything written so far: kind
+        ``"url"``, ``"exact"``, ``"near"`` or None (the dedup pipeline's step).  A redirected
+        page whose scheduled URL was written before is a URL duplicate."""
+        kind, original, minhash = self.dedup.check(final_url, text)
+        if kind is None and url != final_url and url in self.dedup.urls:
+            kind, original = "url", url
+        return kind, original, minhash
 
     # ------------------------------------------------------------------ feedback
     def judged(self, url: str, features: list[str] | None, components: dict | None,

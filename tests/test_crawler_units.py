@@ -391,3 +391,13 @@ def test_link_share_of_the_main_text():
     assert link_share(doc, text_nodes) == pytest.approx(linked / sum(chars.values()))
     assert link_share(doc, text_nodes[:1]) == 0.0                 # the plain sentence only
     assert link_share(doc, None) == 0.0 and link_share(doc, text_nodes[:0]) == 0.0
+
+
+def test_why_an_on_topic_page_is_not_written():
+    from crawler.corpus import refusal
+    assert refusal(None, frozenset(), 0.1) is None
+    assert refusal("http://a.test/x", frozenset({"noindex"}), 0.9)[0] == "corpus/duplicate"
+    assert refusal(None, frozenset({"noindex", "nofollow"}), 0.9)[0] == "corpus/noindex"
+    key, reason = refusal(None, frozenset({"nofollow"}), 0.87)
+    assert key == "corpus/hub" and reason == "hub page: 87% of its main text is link text"
+    assert refusal(None, frozenset(), 0.87, max_share=1.0) is None       # the rule switched off
