@@ -81,7 +81,7 @@ def _hint_flags(pair: tuple[str | None, str | None]) -> tuple[bool, bool, bool]:
     return tuple(pattern.search(hint) is not None for pattern in _HINT_PATTERNS)
 
 
-def _hint_masks(doc: Document) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def hint_masks(doc: Document) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Elements whose class/id match the negative, positive and comment patterns."""
     flags = np.zeros((doc.size, 3), dtype=bool)
     if doc.hints:
@@ -235,7 +235,7 @@ def block_table(doc: Document) -> BlockTable:
     owner_tag = np.where(uniq < n, doc.tag[valid_owner], -1)
     for t in OWNER_TAGS:
         feats[f"owner_{t}"] = (owner_tag == tag_code(t)).astype(float)
-    neg, pos, com = _hint_masks(doc)
+    neg, pos, com = hint_masks(doc)
     context = _ancestor_flags(doc, (neg, pos, com), ctx)
     for k, t in enumerate(ANCESTOR_TAGS):
         feats[f"in_{t}"] = context[:, k]

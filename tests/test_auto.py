@@ -108,8 +108,12 @@ def test_relaxed_cut_when_no_block_reaches_the_threshold():
 
     doc = parse((PAGES / "article-en.html").read_bytes())
     assert extract_auto(doc).info["relaxed"] is False
-    # nothing reaches 2 * RELAXED_SHARE = 1: empty, with the reason
-    assert "no block" in extract_auto(doc, threshold=2.0).reason
+    # nothing reaches 2 * RELAXED_SHARE = 1: the box of the container votes
+    boxed = extract_auto(doc, threshold=2.0)
+    assert boxed.info["relaxed"] == "container votes" and boxed.text
+    # ... unless no block is long enough to vote: empty, with the reason
+    short = parse("<html><body><div><p>Menu</p><p>Home</p></div></body></html>")
+    assert "no block" in extract_auto(short, threshold=2.0).reason
     # a cut just above the best block: the blocks reaching the relaxed share of it are kept
     s1, s2, _ = load_model()
     table = block_table(doc)

@@ -17,7 +17,8 @@ from typing import Sequence
 import numpy as np
 
 from ..document import TEXT, Document
-from ..features import FEATURE_NAMES, STAGE2_NAMES, block_table, stage2_features
+from ..containers import best_box, container_scores, inside
+from ..features import FEATURE_NAMES, STAGE2_NAMES, block_table, hint_masks, stage2_features
 from ..forest import TreeEnsemble
 from ..result import Selection, empty
 
@@ -45,7 +46,8 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     When no block of the body does, fall back (``info["relaxed"]``) to the blocks reaching
     ``RELAXED_SHARE`` of it ("half cut"), then to the blocks whose stage-1 probability reaches
     it ("stage 1": the page-relative stage 2 can reject every block of a page unlike its
-    training pages, e.g. one with a single paragraph)."""
+    training pages, e.g. one with a single paragraph), and last to the blocks inside the box
+    of :mod:`extraction.containers` ("container votes")."""
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
     table = block_table(doc)
     if not len(table.ids):
@@ -62,8 +64,16 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
         if keep.any():
             break
     else:
-        return empty("no block of the body looks like main content",
-                     best_probability=float(prob.max()))
+        relaxed = "container votes"
+        negative, positive, _ = hint_masks(doc)
+        box = inside(doc, best_box(doc, container_scores(doc, table.ids, table.texts,
+                                                         negative, positive)))
+        n = doc.size
+        chosen = (table.ids < n) & box[np.minimum(table.ids, n - 1)]
+        keep = np.isin(table.owner, table.ids[chosen]) & body_text
+        if not keep.any():
+            return empty("no block of the body looks like main content",
+                         best_probability=float(prob.max()))
     text = doc.text_of(keep)
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
     confidence = float((prob[chosen] * length[chosen]).sum() / max(length[chosen].sum(), 1))
