@@ -26,6 +26,9 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 # [ours] when no block reaches the cut, the blocks reaching this share of it are kept (a page
 # handed to an extractor nearly always has a main text; readability retries likewise)
 RELAXED_SHARE = 0.5
+# [ours] a selection more than this share of whose text lies in comment-hinted elements is
+# replaced by the container-vote box when the box is not (the page's comments, not its text)
+COMMENT_SHARE = 0.5
 
 
 @lru_cache(maxsize=2)
@@ -65,18 +68,40 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
             break
     else:
         relaxed = "container votes"
-        negative, positive, _ = hint_masks(doc)
-        box = inside(doc, best_box(doc, container_scores(doc, table.ids, table.texts,
-                                                         negative, positive)))
-        n = doc.size
-        chosen = (table.ids < n) & box[np.minimum(table.ids, n - 1)]
-        keep = np.isin(table.owner, table.ids[chosen]) & body_text
+        chosen, keep = _box_selection(doc, table, body_text)
         if not keep.any():
             return empty("no block of the body looks like main content",
                          best_probability=float(prob.max()))
+    comments = _comment_text(doc)
+    if relaxed != "container votes" and _share(doc, keep, comments) > COMMENT_SHARE:
+        box_chosen, box_keep = _box_selection(doc, table, body_text)
+        if box_keep.any() and _share(doc, box_keep, comments) <= COMMENT_SHARE:
+            chosen, keep, relaxed = box_chosen, box_keep, "comments: container votes"
     text = doc.text_of(keep)
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
     confidence = float((prob[chosen] * length[chosen]).sum() / max(length[chosen].sum(), 1))
     return Selection(text, confidence=confidence, nodes=np.flatnonzero(keep),
                      info={"blocks": int(len(prob)), "content_blocks": int(chosen.sum()),
                            "relaxed": relaxed})
+
+
+def _box_selection(doc: Document, table, body_text: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(chosen blocks, kept text nodes)`` of the container-vote box."""
+    negative, positive, _ = hint_masks(doc)
+    box = inside(doc, best_box(doc, container_scores(doc, table.ids, table.texts,
+                                                     negative, positive)))
+    n = doc.size
+    chosen = (table.ids < n) & box[np.minimum(table.ids, n - 1)]
+    return chosen, np.isin(table.owner, table.ids[chosen]) & body_text
+
+
+def _comment_text(doc: Document) -> np.ndarray:
+    """Nodes inside an element whose class/id names comments (``features.COMMENT``)."""
+    return inside(doc, np.flatnonzero(hint_masks(doc)[2]))
+
+
+def _share(doc: Document, keep: np.ndarray, part: np.ndarray) -> float:
+    """Share of the characters of the ``keep`` text nodes that are in ``part``."""
+    chars = doc.tlen * keep
+    total = chars.sum()
+    return float((chars * part).sum() / total) if total else 0.0
