@@ -56,25 +56,22 @@ def test_a_selection_of_comments_gives_way_to_the_box(extraction_data):
     # scrapinghub-aeb ac3c035520461017, a blog's "open thread": every block of the page has a
     # low stage-1 probability, stage 2 promotes the long reader comments (F1 0.07); the
     # selection is mostly comment-hinted text and the box is not: the post is kept (F1 0.94)
-    from extraction.methods.auto import COMMENT_SHARE, _comment_text, _share
-    from extraction.document import parse as parse_doc
     html = (extraction_data / "scrapinghub-aeb" / "ac3c035520461017.html").read_bytes()
     result = extract(html, method="auto")
     assert result.info["relaxed"] == "comments: container votes"
     assert result.text.startswith("Our goal with hosting quarterly open threads")
     assert "I *assume* that travelling on slower but safer buses" not in result.text
-    doc = parse_doc(html)
-    keep = np.zeros(doc.size, dtype=bool)
-    keep[result.nodes] = True
-    assert _share(doc, keep, _comment_text(doc)) <= COMMENT_SHARE
 
 
-def test_comment_share_counts_characters_in_comment_hinted_elements():
-    from extraction.methods.auto import _comment_text, _share
+def test_comment_share_counts_characters_of_comment_hinted_blocks():
+    from extraction.features import FEATURE_NAMES
+    from extraction.methods.auto import _share
     doc = parse("<html><body><div class='story'><p>abcdefghij</p></div>"
                 "<div class='comment-list'><p>klmnopqrstuvwxyz1234</p></div></body></html>")
-    comments = _comment_text(doc)
-    everything = doc.kind == TEXT
-    assert _share(doc, everything, comments) == pytest.approx(20 / 30)
-    assert _share(doc, everything & ~comments, comments) == 0.0
-    assert _share(doc, np.zeros(doc.size, dtype=bool), comments) == 0.0
+    table = block_table(doc)
+    length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
+    comments = length * table.x[:, FEATURE_NAMES.index("hint_comment")]
+    every = np.ones(len(length), dtype=bool)
+    assert _share(length, comments, every) == pytest.approx(20 / 30)
+    assert _share(length, comments, comments == 0) == 0.0
+    assert _share(length, comments, ~every) == 0.0

@@ -72,13 +72,13 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
         if not keep.any():
             return empty("no block of the body looks like main content",
                          best_probability=float(prob.max()))
-    comments = _comment_text(doc)
-    if relaxed != "container votes" and _share(doc, keep, comments) > COMMENT_SHARE:
+    length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
+    comments = length * table.x[:, FEATURE_NAMES.index("hint_comment")]
+    if relaxed != "container votes" and _share(length, comments, chosen) > COMMENT_SHARE:
         box_chosen, box_keep = _box_selection(doc, table, body_text)
-        if box_keep.any() and _share(doc, box_keep, comments) <= COMMENT_SHARE:
+        if box_keep.any() and _share(length, comments, box_chosen) <= COMMENT_SHARE:
             chosen, keep, relaxed = box_chosen, box_keep, "comments: container votes"
     text = doc.text_of(keep)
-    length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
     confidence = float((prob[chosen] * length[chosen]).sum() / max(length[chosen].sum(), 1))
     return Selection(text, confidence=confidence, nodes=np.flatnonzero(keep),
                      info={"blocks": int(len(prob)), "content_blocks": int(chosen.sum()),
@@ -95,13 +95,7 @@ def _box_selection(doc: Document, table, body_text: np.ndarray) -> tuple[np.ndar
     return chosen, np.isin(table.owner, table.ids[chosen]) & body_text
 
 
-def _comment_text(doc: Document) -> np.ndarray:
-    """Nodes inside an element whose class/id names comments (``features.COMMENT``)."""
-    return inside(doc, np.flatnonzero(hint_masks(doc)[2]))
-
-
-def _share(doc: Document, keep: np.ndarray, part: np.ndarray) -> float:
-    """Share of the characters of the ``keep`` text nodes that are in ``part``."""
-    chars = doc.tlen * keep
-    total = chars.sum()
-    return float((chars * part).sum() / total) if total else 0.0
+def _share(length: np.ndarray, part: np.ndarray, chosen: np.ndarray) -> float:
+    """Share of the characters of the ``chosen`` blocks (``length``) that ``part`` holds."""
+    total = length[chosen].sum()
+    return float(part[chosen].sum() / total) if total else 0.0
