@@ -18,7 +18,8 @@ import numpy as np
 
 from ..document import TEXT, Document
 from ..containers import best_box, container_scores, inside
-from ..features import FEATURE_NAMES, STAGE2_NAMES, block_table, hint_masks, stage2_features
+from ..features import (FEATURE_NAMES, STAGE2_NAMES, BlockTable, block_table, hint_masks,
+                        stage2_features)
 from ..forest import TreeEnsemble
 from ..result import Selection, empty
 
@@ -50,7 +51,9 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     ``RELAXED_SHARE`` of it ("half cut"), then to the blocks whose stage-1 probability reaches
     it ("stage 1": the page-relative stage 2 can reject every block of a page unlike its
     training pages, e.g. one with a single paragraph), and last to the blocks inside the box
-    of :mod:`extraction.containers` ("container votes")."""
+    of :mod:`extraction.containers` ("container votes").  A selection more than
+    ``COMMENT_SHARE`` of whose text is in comment-hinted blocks gives way to that box when the
+    box is not ("comments: container votes")."""
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
     table = block_table(doc)
     if not len(table.ids):
@@ -85,7 +88,8 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
                            "relaxed": relaxed})
 
 
-def _box_selection(doc: Document, table, body_text: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _box_selection(doc: Document, table: BlockTable, body_text: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """``(chosen blocks, kept text nodes)`` of the container-vote box."""
     negative, positive, _ = hint_masks(doc)
     box = inside(doc, best_box(doc, container_scores(doc, table.ids, table.texts,
