@@ -188,14 +188,16 @@ class SimulatedCrawl:
         extraction = extract_document(doc, method="auto")
         relevance, _ = state.judge_relevance(doc, extraction.text, final)
         on_topic = relevance.relevant and bool(extraction.text)
-        accepted = False
+        accepted = hub = False
         if on_topic:
             kind, _, minhash = state.duplicate(url, final, extraction.text)
-            if refusal(kind, robots, link_share(doc, extraction.nodes)) is None:
+            refused = refusal(kind, robots, link_share(doc, extraction.nodes))
+            if refused is None:
                 state.dedup.add(final, extraction.text, minhash)
                 accepted = True
+            hub = refused is not None and refused[0] == "corpus/hub"
         row.update(relevance=relevance.score, on_topic=on_topic, accepted=accepted)
-        self._judged(meta, final, accepted, on_topic)
+        self._judged(meta, final, accepted or hub, on_topic)   # as the spider does
         if "nofollow" in robots:
             return
         links = [link for link in extract_links(doc, final, extraction.nodes)

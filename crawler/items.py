@@ -26,6 +26,7 @@ class PageItem:
     on_topic: bool = False
     duplicate_of: str | None = None
     accepted: bool = False       # written to the corpus
+    hub: bool = False            # on topic, not written: a hub (CORPUS_MAX_LINK_SHARE)
     reason: str | None = None    # why not accepted
     judged: Any = field(default=None, repr=False)  # Deferred fired by the last pipeline
 

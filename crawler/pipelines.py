@@ -123,6 +123,7 @@ class CorpusWriterPipeline(_StatePipeline):
                                   self.max_link_share)
                 if refused is not None:     # a duplicate keeps the dedup pipeline's reason
                     item.reason = item.reason or refused[1]
+                    item.hub = refused[0] == "corpus/hub"
                     self.crawler.stats.inc_value(refused[0])
             if item.on_topic and refused is None:
                 record = item.document()

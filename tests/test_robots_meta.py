@@ -78,6 +78,24 @@ def test_the_writer_keeps_noindex_pages_out_of_the_corpus(tmp_path):
     assert len(lines) == 1 and "print" not in lines[0]
 
 
+def test_the_writer_keeps_hub_pages_out_of_the_corpus(tmp_path):
+    writer, crawler = _writer(tmp_path)
+    links = "".join(f"<li><a href='/p{k}'>Fugue number {k} for organ and choir</a></li>"
+                    for k in range(12))
+    url = "http://music.test/fugues/"
+    d = parse(f"<html><body><p>Fugues.</p><ul>{links}</ul></body></html>", url)
+    hub = PageItem(url=url, final_url=url, status=200, depth=1, parent=None,
+                   fetched_at="2026-11-24T00:00:00Z", content_type="text/html", doc=d)
+    hub.extraction = extract_document(d)                  # auto keeps the list of links
+    hub.on_topic, hub.relevance = True, 0.9
+    hub = writer.process_item(hub)
+    kept = writer.process_item(_item("", "http://music.test/fugue.html"))
+    writer.close_spider()
+    assert hub.hub and not hub.accepted and hub.reason.startswith("hub page: ")
+    assert kept.accepted and not kept.hub
+    assert crawler.stats.get_value("corpus/hub") == 1
+
+
 def _spider(tmp_path: Path, **settings):
     from scrapy.utils.test import get_crawler
 

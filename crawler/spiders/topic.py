@@ -186,7 +186,9 @@ class TopicSpider(scrapy.Spider):
                                 on_topic=item.on_topic, accepted=item.accepted,
                                 reason=item.reason,
                                 title=item.extraction.title if item.extraction else None)
-        self._judged(meta, response.url, accepted=item.accepted, on_topic=item.on_topic)
+        # a hub is not written but was worth fetching: the link model learns it as accepted
+        self._judged(meta, response.url, accepted=item.accepted or item.hub,
+                     on_topic=item.on_topic)
         for request in self._follow(item, response):
             yield request
 
