@@ -190,8 +190,9 @@ class SimulatedCrawl:
         on_topic = relevance.relevant and bool(extraction.text)
         accepted = hub = False
         if on_topic:
-            kind, _, minhash = state.duplicate(url, final, extraction.text)
-            refused = refusal(kind, robots, link_share(doc, extraction.nodes))
+            kind, original, minhash = state.duplicate(url, final, extraction.text)
+            refused = refusal(original if kind else None, robots,
+                              link_share(doc, extraction.nodes))
             if refused is None:
                 state.dedup.add(final, extraction.text, minhash)
                 accepted = True

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,8 @@ def judged_pages(lines: Iterable[str]) -> list[JudgedPage]:
             row = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(row, dict) or not isinstance(row.get("relevance"), (int, float)):
+        if not isinstance(row, dict) or not isinstance(row.get("relevance"), (int, float)) \
+                or not math.isfinite(row["relevance"]):
             continue
         url = str(row.get("final_url") or row.get("url") or "")
         if url in seen:
@@ -56,7 +58,7 @@ def judged_pages(lines: Iterable[str]) -> list[JudgedPage]:
 def read_labels(path: str | Path, prefix: str) -> set[str]:
     """URLs labelled ``prefix`` or a subject below it in a ``url,subjects`` CSV (subjects
     joined by ``;``)."""
-    with open(path, encoding="utf-8", newline="") as fh:
+    with open(path, encoding="utf-8-sig", newline="") as fh:     # a BOM (Excel) is dropped
         return {row["url"] for row in csv.DictReader(fh)
                 if any(s == prefix or s.startswith(prefix + ".")
                        for s in (row.get("subjects") or "").split(";"))}
@@ -90,8 +92,14 @@ def histogram(pages: Sequence[JudgedPage], width: float = 0.025, top: float = 0.
     bins = int(round(top / width))
     counts = [0] * bins
     for p in pages:
-        counts[min(bins - 1, max(0, int(p.relevance / width)))] += 1
+        counts[min(bins - 1, max(0, _bin(p.relevance, width)))] += 1
     return [(round(k * width, 4), c) for k, c in enumerate(counts)]
+
+
+def _bin(value: float, width: float) -> int:
+    """Index of the bin ``[k * width, (k + 1) * width)`` holding ``value``; a value on an edge
+    (0.3 with width 0.025, which floats put just below 12) goes to the bin it starts."""
+    return math.floor(value / width + 1e-9)
 
 
 def around(pages: Sequence[JudgedPage], threshold: float, band: float, n: int
@@ -114,8 +122,9 @@ def report(pages: Sequence[JudgedPage], threshold: float, positives: set[str] | 
     hist = histogram(pages)
     peak = max(c for _, c in hist) or 1
     out.append("relevance  pages")
-    for lo, c in hist:
-        mark = " <- threshold" if lo <= threshold < lo + 0.025 else ""
+    at = min(len(hist) - 1, _bin(threshold, 0.025))
+    for k, (lo, c) in enumerate(hist):
+        mark = " <- threshold" if k == at else ""
         out.append(f"{lo:5.3f}  {c:6d}  {'#' * round(BAR_WIDTH * c / peak)}{mark}")
     out.append("")
     table = threshold_table(pages, sorted(set(DEFAULT_THRESHOLDS) | {threshold}), positives)
@@ -164,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.log, encoding="utf-8", errors="replace") as fh:
             pages = judged_pages(fh)
         positives = read_labels(args.labels, args.prefix) if args.labels else None
-    except (OSError, KeyError, csv.Error) as err:
+    except (OSError, KeyError, ValueError, csv.Error) as err:    # UnicodeDecodeError too
         print(f"error: {err}", file=sys.stderr)
         return 2
     print(report(pages, threshold, positives, args.samples))

@@ -23,7 +23,8 @@ class StallMonitor:
     writes the whole state (IDF statistics, feature library, ...), a cost that grows with it:
     by time, not by a count of responses, so a fast crawl does not spend its time saving, and
     never sooner than ``SAVE_SPACING`` times the last checkpoint's duration after it, so a large
-    state (a long crawl) is not saved more than 1/20 of the time.  Stats: ``state/checkpoints``,
+    state (a long crawl) is not saved more than about 1/20 of the time (while checkpoints take
+    about as long as the one before).  Stats: ``state/checkpoints``,
     ``state/checkpoint_seconds``."""
 
     def __init__(self, crawler, timeout: float, save_interval: float):
@@ -62,17 +63,19 @@ class StallMonitor:
         self.last = now = time.monotonic()
         wait = max(self.save_interval, SAVE_SPACING * self.save_seconds)
         if self.save_interval > 0 and now - self.saved >= wait:
+            self.saved = now
             state = getattr(self.crawler.spider, "crawl_state", None)
-            if state is not None:
+            if state is None:
+                return
+            try:
                 state.save()
+            finally:        # a failed save (disk full) is not retried at every response
                 self.saved = time.monotonic()
                 self.save_seconds = self.saved - now
-                stats = getattr(self.crawler, "stats", None)
-                if stats is not None:
-                    stats.inc_value("state/checkpoints")
-                    stats.inc_value("state/checkpoint_seconds", round(self.save_seconds, 3))
-            else:
-                self.saved = now
+            stats = getattr(self.crawler, "stats", None)
+            if stats is not None:
+                stats.inc_value("state/checkpoints")
+                stats.inc_value("state/checkpoint_seconds", round(self.save_seconds, 3))
 
     def spider_idle(self, spider=None):
         engine = self.crawler.engine

@@ -24,7 +24,7 @@ The prior score is their weighted mean.  The learned model sees the same compone
 (bucketed) besides its hashed features, and takes over from the prior as its evidence grows:
 ``score = (1 - t) * prior + t * learned`` with ``t = LEARNED_SHARE * min(1, n / LEARNED_FULL_AT)``.
 The result is multiplied by the trap factor (``traps.TrapDetector``), a mild depth decay and,
-for a URL that only one judged page links so far, ``SINGLE_LINK_FACTOR``: such links hold the
+for a URL that at most one judged page links so far, ``SINGLE_LINK_FACTOR``: such links hold the
 dead ones (a link to a missing page is rarely repeated on a second page) and one-off pages; the
 penalty goes once a second page links the URL (at its next re-scoring).
 Queued links are re-scored lazily when they reach the head of the queue

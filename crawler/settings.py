@@ -15,7 +15,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           ``subjects=0.5,judgments=0.5`` (unset: 1.0 each)
 ``CORPUS_SHARD_DOCS``     documents per corpus shard (default 1000)
 ``CORPUS_MAX_LINK_SHARE`` an on-topic page whose main text is more than this share link text
-                          (a hub: home, section or tag page) is not written (default 0.5; 1: off)
+                          (a hub: home, section or tag page) is not written (default 0.5; 1: off;
+                          measured on the main-text nodes the method reports: auto, E2; E1's
+                          leave link text out and E3-E6 report none, so it never fires there)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page

@@ -62,3 +62,23 @@ def test_command_line(tmp_path, capsys):
     assert "no judged page" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main([str(log), "--labels", str(tmp_path / "l.csv")])      # --prefix missing
+
+
+def test_edges_nan_and_bom(tmp_path, capsys):
+    from crawler.calibrate import JudgedPage, histogram
+    pages = [JudgedPage(f"http://a.test/{k}", r, "") for k, r in enumerate((0.15, 0.3, 0.35))]
+    bins = dict(histogram(pages))
+    assert bins[0.15] == bins[0.3] == bins[0.35] == 1           # each in the bin it starts
+    text = report(pages, 0.3)
+    assert text.count("<- threshold") == 1
+    assert [line for line in text.splitlines() if "<- threshold" in line][0].startswith("0.300")
+    assert judged_pages(['{"url": "http://a.test/n", "relevance": NaN}']) == []
+    labels = tmp_path / "labels.csv"
+    labels.write_text("\ufeffurl,subjects\nhttp://a.test/x,subject.Energy\n", encoding="utf-8")
+    assert read_labels(labels, "subject.Energy") == {"http://a.test/x"}
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("url,subjects\nhttp://a.test/\xe9,subject.Energy\n".encode("latin-1"))
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n".join(log_lines()), encoding="utf-8")
+    assert main([str(log), "--labels", str(latin), "--prefix", "subject.Energy"]) == 2
+    assert "error:" in capsys.readouterr().err

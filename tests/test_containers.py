@@ -75,3 +75,18 @@ def test_comment_share_counts_characters_of_comment_hinted_blocks():
     assert _share(length, comments, every) == pytest.approx(20 / 30)
     assert _share(length, comments, comments == 0) == 0.0
     assert _share(length, comments, ~every) == 0.0
+
+
+def test_one_container_whose_class_reads_like_comments_is_not_a_thread():
+    # "responsive" matches the comment hint ("respon"); six article paragraphs in one such
+    # container are not a comment thread: the selection stays (found by review)
+    from extraction.methods.auto import extract_auto
+    para = ("The council approved the new solar farm on Tuesday after a long debate in the "
+            "town hall. Supporters said the plant would power about four thousand homes. ")
+    article = "".join(f"<p>{para} Paragraph {k}.</p>" for k in range(6))
+    tags = "<p>" + "Tags: energy, solar, council, town, homes, debate, power, plant, " * 3 + "</p>"
+    for cls in ("story", "story responsive"):
+        doc = parse(f"<html><body><header><div class='x'><div class='y'>{tags}</div></div>"
+                    f"</header><main><div class='{cls}'>{article}</div></main></body></html>")
+        result = extract_auto(doc)
+        assert result.info["relaxed"] is False and result.text.startswith("The council")

@@ -77,3 +77,27 @@ def test_a_slow_checkpoint_spaces_the_next_ones(monkeypatch):
         clock[0] += 1.0
         ext.response_received()
     assert state.saves - 2 <= (clock[0] - saved_at) / (extensions.SAVE_SPACING * 10.0) + 1
+
+
+def test_a_failing_checkpoint_is_not_retried_at_every_response(monkeypatch):
+    import pytest
+    clock = [0.0]
+    monkeypatch.setattr(extensions.time, "monotonic", lambda: clock[0])
+    ext, state = monitor(60)
+    attempts = []
+
+    def broken():                           # disk full: each attempt takes 5 s, then fails
+        attempts.append(clock[0])
+        clock[0] += 5.0
+        raise OSError("No space left on device")
+    state.save = broken
+    clock[0] = 61.0
+    with pytest.raises(OSError):
+        ext.response_received()
+    for _ in range(100):
+        clock[0] += 1.0
+        try:
+            ext.response_received()
+        except OSError:
+            pass
+    assert len(attempts) == 2               # at 61 s, then once the wait (100 s) is over

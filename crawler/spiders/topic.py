@@ -186,7 +186,8 @@ class TopicSpider(scrapy.Spider):
                                 on_topic=item.on_topic, accepted=item.accepted,
                                 reason=item.reason,
                                 title=item.extraction.title if item.extraction else None)
-        # a hub is not written but was worth fetching: the link model learns it as accepted
+        # a hub is not written but was worth fetching: the link model, site and trap
+        # statistics count it as accepted
         self._judged(meta, response.url, accepted=item.accepted or item.hub,
                      on_topic=item.on_topic)
         for request in self._follow(item, response):

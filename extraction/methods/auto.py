@@ -27,9 +27,12 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 # [ours] when no block reaches the cut, the blocks reaching this share of it are kept (a page
 # handed to an extractor nearly always has a main text; readability retries likewise)
 RELAXED_SHARE = 0.5
-# [ours] a selection more than this share of whose text lies in comment-hinted elements is
-# replaced by the container-vote box when the box is not (the page's comments, not its text)
+# [ours] a selection more than this share of whose text lies in comment-hinted elements,
+# spread over at least COMMENT_ITEMS of them (a thread of comments, not one container whose
+# class happens to match, e.g. "responsive"), is replaced by the container-vote box when the
+# box is not comment-hinted (the page's comments, not its text)
 COMMENT_SHARE = 0.5
+COMMENT_ITEMS = 3
 
 
 @lru_cache(maxsize=2)
@@ -52,8 +55,9 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     it ("stage 1": the page-relative stage 2 can reject every block of a page unlike its
     training pages, e.g. one with a single paragraph), and last to the blocks inside the box
     of :mod:`extraction.containers` ("container votes").  A selection more than
-    ``COMMENT_SHARE`` of whose text is in comment-hinted blocks gives way to that box when the
-    box is not ("comments: container votes")."""
+    ``COMMENT_SHARE`` of whose text is in comment-hinted blocks, under at least
+    ``COMMENT_ITEMS`` comment-hinted elements, gives way to that box when the box is not
+    ("comments: container votes")."""
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
     table = block_table(doc)
     if not len(table.ids):
@@ -77,7 +81,8 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
                          best_probability=float(prob.max()))
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
     comments = length * table.x[:, FEATURE_NAMES.index("hint_comment")]
-    if relaxed != "container votes" and _share(length, comments, chosen) > COMMENT_SHARE:
+    if relaxed != "container votes" and _share(length, comments, chosen) > COMMENT_SHARE \
+            and _hinted_items(doc, table.ids[chosen]) >= COMMENT_ITEMS:
         box_chosen, box_keep = _box_selection(doc, table, body_text)
         if box_keep.any() and _share(length, comments, box_chosen) <= COMMENT_SHARE:
             chosen, keep, relaxed = box_chosen, box_keep, "comments: container votes"
@@ -103,3 +108,14 @@ def _share(length: np.ndarray, part: np.ndarray, chosen: np.ndarray) -> float:
     """Share of the characters of the ``chosen`` blocks (``length``) that ``part`` holds."""
     total = length[chosen].sum()
     return float(part[chosen].sum() / total) if total else 0.0
+
+
+def _hinted_items(doc: Document, owners: np.ndarray) -> int:
+    """How many comment-hinted elements hold at least one of the blocks owned by ``owners``."""
+    items = np.flatnonzero(hint_masks(doc)[2])
+    owners = np.sort(owners[owners < doc.size])
+    if not len(items) or not len(owners):
+        return 0
+    first = np.searchsorted(owners, items, "left")
+    past = np.searchsorted(owners, doc.end[items], "left")
+    return int((past > first).sum())
