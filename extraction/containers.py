@@ -74,12 +74,3 @@ def best_box(doc: Document, scores: np.ndarray) -> list[int]:
         return [best]
     siblings = np.flatnonzero((doc.parent == parent) & (scores >= SIBLING_SHARE * top))
     return sorted({best, *siblings.tolist()})
-
-
-def inside(doc: Document, elements: list[int] | np.ndarray) -> np.ndarray:
-    """Mask of the nodes inside (or at) any of ``elements``."""
-    elements = np.asarray(elements, dtype=np.int64)
-    depth = np.zeros(doc.size + 1, dtype=np.int64)
-    np.add.at(depth, elements, 1)
-    np.add.at(depth, doc.end[elements], -1)
-    return np.cumsum(depth[:-1]) > 0

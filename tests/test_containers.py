@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from extraction import extract
-from extraction.containers import best_box, container_scores, inside
+from extraction.containers import best_box, container_scores
 from extraction.document import TEXT, parse
 from extraction.features import block_table, hint_masks
 
@@ -23,8 +23,9 @@ def page(comments: int) -> str:
 def boxed_text(doc) -> str:
     table = block_table(doc)
     negative, positive, _ = hint_masks(doc)
-    box = best_box(doc, container_scores(doc, table.ids, table.texts, negative, positive))
-    return doc.text_of(inside(doc, box) & (doc.kind == TEXT))
+    box = np.zeros(doc.size, dtype=bool)
+    box[best_box(doc, container_scores(doc, table.ids, table.texts, negative, positive))] = True
+    return doc.text_of(doc.covered(box) & (doc.kind == TEXT))
 
 
 @pytest.mark.parametrize("comments", [0, 3, 12])

@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from ..document import TEXT, Document
-from ..containers import best_box, container_scores, inside
+from ..containers import best_box, container_scores
 from ..features import (FEATURE_NAMES, STAGE2_NAMES, BlockTable, block_table, hint_masks,
                         stage2_features)
 from ..forest import TreeEnsemble
@@ -97,9 +97,10 @@ def _box_selection(doc: Document, table: BlockTable, body_text: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
     """``(chosen blocks, kept text nodes)`` of the container-vote box."""
     negative, positive, _ = hint_masks(doc)
-    box = inside(doc, best_box(doc, container_scores(doc, table.ids, table.texts,
-                                                     negative, positive)))
     n = doc.size
+    box = np.zeros(n, dtype=bool)
+    box[best_box(doc, container_scores(doc, table.ids, table.texts, negative, positive))] = True
+    box = doc.covered(box)
     chosen = (table.ids < n) & box[np.minimum(table.ids, n - 1)]
     return chosen, np.isin(table.owner, table.ids[chosen]) & body_text
 
