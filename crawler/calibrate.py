@@ -26,6 +26,7 @@ from typing import Iterable, Sequence
 
 DEFAULT_THRESHOLDS = tuple(round(0.05 + 0.025 * k, 3) for k in range(15))   # 0.05 .. 0.40
 BAR_WIDTH = 40
+BIN_WIDTH = 0.025   # relevance histogram bins
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def threshold_table(pages: Sequence[JudgedPage], thresholds: Sequence[float],
     return rows
 
 
-def histogram(pages: Sequence[JudgedPage], width: float = 0.025, top: float = 0.5
+def histogram(pages: Sequence[JudgedPage], width: float = BIN_WIDTH, top: float = 0.5
               ) -> list[tuple[float, int]]:
     """Counts of relevance scores per bin ``[lo, lo + width)``; the last bin takes all from
     ``top - width`` up."""
@@ -122,7 +123,7 @@ def report(pages: Sequence[JudgedPage], threshold: float, positives: set[str] | 
     hist = histogram(pages)
     peak = max(c for _, c in hist) or 1
     out.append("relevance  pages")
-    at = min(len(hist) - 1, _bin(threshold, 0.025))
+    at = min(len(hist) - 1, _bin(threshold, BIN_WIDTH))
     for k, (lo, c) in enumerate(hist):
         mark = " <- threshold" if k == at else ""
         out.append(f"{lo:5.3f}  {c:6d}  {'#' * round(BAR_WIDTH * c / peak)}{mark}")
