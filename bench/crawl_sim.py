@@ -125,8 +125,8 @@ class SimulatedCrawl:
                 return url, meta
             new = rescore_queued(scorer, traps, [(url, meta)])[0]
             head = -self.queue[0][0] if self.queue else None
-            if head is not None and new.priority < head and new.priority < -neg:
-                heapq.heappush(self.queue, (-new.priority, self.tie(), url, meta))
+            if head is not None and new < head and new < -neg:
+                heapq.heappush(self.queue, (-new, self.tie(), url, meta))
                 continue
             return url, meta
         return None
@@ -139,7 +139,7 @@ class SimulatedCrawl:
         entries = [e for e in self.queue if e[2] not in self.fetched]
         scorable = [e for e in entries if rescorable(e[3])]
         scored = rescore_queued(scorer, traps, [(url, meta) for _, _, url, meta in scorable])
-        priority = {id(e): new.priority for e, new in zip(scorable, scored)}
+        priority = {id(e): new for e, new in zip(scorable, scored)}
         self.queue = []
         for entry in entries:
             neg, tie, url, meta = entry

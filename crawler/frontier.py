@@ -18,6 +18,8 @@ from scrapy.dupefilters import BaseDupeFilter
 from scrapy.pqueues import ScrapyPriorityQueue
 from scrapy.utils.job import job_dir
 
+from .link_scoring import priority_of
+
 log = logging.getLogger(__name__)
 UPGRADE_MARGIN = 5   # a rediscovery must beat the queued priority by this much
 
@@ -121,18 +123,19 @@ def head_rescore_due(meta: dict, seen: int) -> bool:
     return rescorable(meta) and seen - meta.get("rescored_at", -RESCORE_EVERY) >= RESCORE_EVERY
 
 
-def rescore_queued(scorer, traps, queued: list[tuple[str, dict]]) -> list:
+def rescore_queued(scorer, traps, queued: list[tuple[str, dict]]) -> list[int]:
     """Re-score queued requests, given as ``(url, meta)`` with :func:`rescorable` metas, in
-    one batch (``LinkScorer.rescore_many``); the new score and components go into each meta."""
+    one batch (``LinkScorer.rescore_many``); the new score and components go into each meta.
+    Returns the new priorities."""
     seen = scorer.learner.seen
-    scored = scorer.rescore_many([
+    scores, comps = scorer.rescore_many([
         (url, meta["link_components"], meta["link_features"],
          max(0, meta.get("depth", 1) - 1), traps.factor(url)) for url, meta in queued])
-    for (_, meta), new in zip(queued, scored):
+    for (_, meta), score, comp in zip(queued, scores.tolist(), comps):
         meta["rescored_at"] = seen
-        meta["link_score"] = round(new.score, 4)
-        meta["link_components"] = new.components
-    return scored
+        meta["link_score"] = round(score, 4)
+        meta["link_components"] = comp
+    return [priority_of(score) for score in scores.tolist()]
 
 
 class RescoringPriorityQueue(ScrapyPriorityQueue):
@@ -164,9 +167,9 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         while (request := super().pop()) is not None:
             requests.append(request)
         scorable = [r for r in requests if rescorable(r.meta)]
-        scored = rescore_queued(scorer, traps, [(r.url, r.meta) for r in scorable])
-        for request, new in zip(scorable, scored):
-            request.priority = new.priority
+        priorities = rescore_queued(scorer, traps, [(r.url, r.meta) for r in scorable])
+        for request, priority in zip(scorable, priorities):
+            request.priority = priority
         for request in requests:
             super().push(request)
         dupefilter = getattr(self.crawler, "priority_dupefilter", None)
@@ -196,8 +199,8 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
                 return request
             new = rescore_queued(scorer, traps, [(request.url, request.meta)])[0]
             head = -self.curprio if self.curprio is not None else None
-            demoted = head is not None and new.priority < head and new.priority < request.priority
-            request.priority = new.priority     # in place: a popped request is ours alone
+            demoted = head is not None and new < head and new < request.priority
+            request.priority = new     # in place: a popped request is ours alone
             if demoted:
                 self.crawler.stats.inc_value("frontier/rescored_down")
                 super().push(request)

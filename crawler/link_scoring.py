@@ -67,7 +67,7 @@ class ScoredLink:
     link: Link
     score: float
     components: dict[str, float]
-    features: list[str]
+    features: np.ndarray    # the learned model's hashed rows of the link's features
 
     @property
     def priority(self) -> int:
@@ -261,84 +261,101 @@ class LinkScorer:
             else:
                 seen[0] += 1
                 seen[1] += parent
-        comps, feats = [], []
-        for k, link in enumerate(links):
-            comps.append({
-                "url": round(float(url_sim[k]), 4),
-                "anchor": round(self._text_score(link.anchor), 4),
-                "context": round(self._text_score(link.context), 4),
-                "parent": round(self.mean_parent(link.url, parent), 4),
-                "place": 1.0 if link.in_content else 0.0,
-            })
-            feats.append(link_features(link, parent))
-        return self._finish(links, comps, feats, depth,
-                            trap_factors if trap_factors is not None else [1.0] * len(links))
+        text_score, mean_parent = self._text_score, self.mean_parent
+        static = [(round(sim, 4), round(text_score(link.anchor), 4),
+                   round(text_score(link.context), 4), round(mean_parent(link.url, parent), 4),
+                   1.0 if link.in_content else 0.0)
+                  for link, sim in zip(links, url_sim.tolist())]
+        rows = self.learner.rows_many([link_features(link, parent) for link in links])
+        scores, comps = self._finish(urls, static, rows, depth,
+                                     trap_factors if trap_factors is not None
+                                     else [1.0] * len(links))
+        return [ScoredLink(link, score, comp, r)
+                for link, score, comp, r in zip(links, scores.tolist(), comps, rows)]
 
-    def _finish(self, links: Sequence[Link], comps: list[dict], feats: list[list[str]],
-                depth: int | Sequence[int], traps: Sequence[float]) -> list[ScoredLink]:
-        """Add the crawl-state components and the learned probability, and blend them for the
-        whole batch at once (one prediction, one matrix product): the prior is the weighted
-        mean of the components (the URL component only once there are exemplars), blended
-        with the learned probability by :attr:`trust`."""
-        full_comps, full_feats = [], []
-        inlinks, site = self.inlink_component, self.site_component
-        for link, comp, f in zip(links, comps, feats):
-            comp = dict(comp)
-            comp["inlinks"] = round(inlinks(link.url), 4)
-            comp["site"] = round(site(link.url), 4)
-            full_comps.append(comp)
-            full_feats.append(f + _bucket_features(comp))
-        n = len(links)
+    def _bucket_rows(self) -> np.ndarray:
+        """Hashed rows of the bucket features (the learned model's view of the components:
+        one of five buckets each, ``parent~3``), one row of five per learned input."""
+        table = getattr(self, "_bucket_table", None)
+        if table is None or table[0] is not self.learner:
+            rows = np.array([[self.learner.rows([name])[0] for name in _BUCKET_NAMES[k]]
+                             for k in LEARNED_INPUTS], dtype=np.int64)
+            table = self._bucket_table = (self.learner, rows)
+        return table[1]
+
+    def _finish(self, urls: Sequence[str], static: Sequence[tuple], rows: Sequence[np.ndarray],
+                depth: int | Sequence[int], traps: Sequence[float]
+                ) -> tuple[np.ndarray, list[dict]]:
+        """Add the crawl-state components (in-links, site) and the learned probability to the
+        ``static`` components ``(url, anchor, context, parent, place)`` of each link, and
+        blend them for the whole batch at once (one prediction, one matrix product): the prior
+        is the weighted mean of the components (the URL component only once there are
+        exemplars), blended with the learned probability by :attr:`trust`.  Returns the
+        scores and each link's components."""
+        n = len(urls)
+        inlink, site = self.inlink_component, self.site_component
+        dynamic = [(round(inlink(u), 4), round(site(u), 4)) for u in urls]
+        # columns in LEARNED_INPUTS order: url, anchor, context, parent, place, site, inlinks
+        values = np.empty((n, len(LEARNED_INPUTS)))
+        values[:, :5] = np.asarray(static, dtype=float).reshape(n, 5)
+        values[:, 5:] = np.asarray(dynamic, dtype=float).reshape(n, 2)[:, ::-1]
         t = self.trust
-        learned = self.learner.predict(full_feats) if t else np.full(n, 0.5)
-        active = {k: v for k, v in self.weights.items() if k != "url" or self.exemplars}
-        keys = list(active)
-        values = np.array([[comp.get(k, 0.0) for k in keys] for comp in full_comps],
-                          dtype=float).reshape(n, len(keys))
-        prior = values @ np.array([active[k] for k in keys]) / sum(active.values())
+        if t:
+            buckets = np.clip((values * 5).astype(np.int64), 0, 4)
+            extra = self._bucket_rows()[np.arange(len(LEARNED_INPUTS)), buckets]
+            learned = self.learner.predict_rows(rows, extra)
+        else:
+            learned = np.full(n, 0.5)
+        weights = np.array([self.weights.get(k, 0.0) if k != "url" or self.exemplars else 0.0
+                            for k in LEARNED_INPUTS])
+        prior = values @ weights / weights.sum()
         depths = np.full(n, depth) if isinstance(depth, int) else np.asarray(depth)
         decay = np.round(DEPTH_DECAY ** np.maximum(depths, 0), 4)
         trap = np.asarray(traps, dtype=float)
-        single = np.array([comp["inlinks"] == 0.0 for comp in full_comps])
+        single = values[:, 6] == 0.0
         scores = ((1.0 - t) * prior + t * learned) * trap * decay * \
             np.where(single, SINGLE_LINK_FACTOR, 1.0)
-        out = []
-        for link, comp, f, p, tr, d, score in zip(links, full_comps, feats, learned.tolist(),
-                                                 trap.tolist(), decay.tolist(), scores.tolist()):
-            comp["learned"] = round(p, 4)
-            comp["trap"] = round(tr, 4)
-            comp["depth"] = d
-            out.append(ScoredLink(link, score, comp, f))
-        return out
+        comps = [{"url": s[0], "anchor": s[1], "context": s[2], "parent": s[3], "place": s[4],
+                  "inlinks": d[0], "site": d[1], "learned": round(p, 4), "trap": round(tr, 4),
+                  "depth": dc}
+                 for s, d, p, tr, dc in zip(static, dynamic, learned.tolist(), trap.tolist(),
+                                            decay.tolist())]
+        return scores, comps
 
-    def rescore(self, url: str, components: dict, features: list[str], depth: int,
+    def rescore(self, url: str, components: dict, features: np.ndarray, depth: int,
                 trap: float) -> ScoredLink:
-        """Score a queued link again with what the crawl has learned since it was queued."""
-        return self.rescore_many([(url, components, features, depth, trap)])[0]
+        """Score a queued link again with what the crawl has learned since it was queued
+        (``features``: the :class:`ScoredLink` ``features`` it was queued with)."""
+        scores, comps = self.rescore_many([(url, components, features, depth, trap)])
+        return ScoredLink(Link(url), float(scores[0]), comps[0], features)
 
-    def rescore_many(self, queued: Sequence[tuple[str, dict, list[str], int, float]]
-                     ) -> list[ScoredLink]:
+    def rescore_many(self, queued: Sequence[tuple[str, dict, np.ndarray, int, float]]
+                     ) -> tuple[np.ndarray, list[dict]]:
         """:meth:`rescore` for many ``(url, components, features, depth, trap)`` at once (one
-        batch prediction)."""
-        links, comps, feats, depths, traps = [], [], [], [], []
-        for url, components, features, depth, trap in queued:
-            base = {k: components.get(k, 0.0) for k in ("url", "anchor", "context", "place")}
+        batch prediction); returns the new scores and components."""
+        mean_parent = self.mean_parent
+        urls, static, rows, depths, traps = [], [], [], [], []
+        for url, c, features, depth, trap in queued:
+            urls.append(url)
             # parent, inlinks, site: recomputed from what the crawl has seen since
-            base["parent"] = round(self.mean_parent(url, components.get("parent", 0.5)), 4)
-            links.append(Link(url))
-            comps.append(base)
-            feats.append(list(features))
+            static.append((c.get("url", 0.0), c.get("anchor", 0.0), c.get("context", 0.0),
+                           round(mean_parent(url, c.get("parent", 0.5)), 4),
+                           c.get("place", 0.0)))
+            rows.append(features)
             depths.append(depth)
             traps.append(trap)
-        return self._finish(links, comps, feats, depths, traps)
+        return self._finish(urls, static, rows, depths, traps)
 
     # ------------------------------------------------------------------ feedback
     def feedback(self, url: str, features: Sequence[str] | None, components: dict | None,
                  accepted: bool) -> None:
         """One judged fetch: the link that led to it was worth it (accepted) or not."""
         self.record_fetch(url, accepted)
-        if features:
-            self.learner.update(list(features) + _bucket_features(components or {}), accepted)
+        if features is not None and len(features):
+            buckets = self._bucket_rows()
+            extra = [buckets[j, max(0, min(4, int(components[k] * 5)))]
+                     for j, k in enumerate(LEARNED_INPUTS) if k in (components or {})]
+            self.learner.update_rows(features, extra, accepted)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -352,8 +369,3 @@ def _site_keys(url: str) -> tuple[str, str]:
 
 _BUCKET_NAMES = {k: tuple(f"{k}~{b}" for b in range(5)) for k in LEARNED_INPUTS}
 
-
-def _bucket_features(components: dict) -> list[str]:
-    """The learned model's view of the components: one of five buckets each (``parent~3``)."""
-    return [_BUCKET_NAMES[k][max(0, min(4, int(components[k] * 5)))]
-            for k in LEARNED_INPUTS if k in components]

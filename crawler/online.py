@@ -49,6 +49,59 @@ class OnlineLogistic:
         rows = self._row_set(features)
         return np.fromiter(rows, dtype=np.int64, count=len(rows))
 
+    def rows(self, features: Sequence[str]) -> np.ndarray:
+        """The hashed rows of ``features``, sorted and distinct (``int32``): what a queued
+        link keeps instead of its feature strings (:meth:`predict_rows`, :meth:`update_rows`)."""
+        return self.rows_many([features])[0]
+
+    def rows_many(self, batch: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """:meth:`rows` of every feature list of ``batch`` (one sort for all)."""
+        sets = [self._row_set(f) for f in batch]
+        lengths = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
+        flat = np.fromiter((r for s in sets for r in s), dtype=np.int64,
+                           count=int(lengths.sum()))
+        keys = (np.repeat(np.arange(len(sets), dtype=np.int64), lengths) << self.bits) | flat
+        keys.sort()
+        rows = (keys & ((1 << self.bits) - 1)).astype(np.int32)
+        return np.split(rows, np.cumsum(lengths)[:-1])
+
+    def predict_rows(self, rows: Sequence[np.ndarray], extra: np.ndarray | None = None
+                     ) -> np.ndarray:
+        """:meth:`predict` for feature sets given as :meth:`rows`, each joined with the row
+        of ``extra`` (an ``n x k`` array of rows, or None) of the same index; a row found in
+        both counts once, as in a feature set.  One gather and one ``bincount`` for all."""
+        n = len(rows)
+        if not n:
+            return np.zeros(0)
+        lengths = np.fromiter(map(len, rows), dtype=np.int64, count=n)
+        flat = np.concatenate(rows).astype(np.int64, copy=False)
+        sums = np.bincount(np.repeat(np.arange(n), lengths), weights=self.w[flat],
+                           minlength=n)
+        if extra is not None and extra.size:
+            extra = np.asarray(extra, dtype=np.int64)
+            k = extra.shape[1]
+            # the link-sorted keys (link << bits | row) of the rows, to find extra rows that
+            # repeat one of the link's own rows (the rows of each link are sorted)
+            keys = (np.repeat(np.arange(n, dtype=np.int64), lengths) << self.bits) | flat
+            probe = (np.arange(n, dtype=np.int64)[:, None] << self.bits) | extra
+            at = np.minimum(np.searchsorted(keys, probe), max(0, len(keys) - 1))
+            fresh = keys[at] != probe if len(keys) else np.ones_like(probe, dtype=bool)
+            if k > 1:      # a row repeated within a link's extra rows counts once
+                ordered = np.sort(extra, axis=1)
+                if (ordered[:, 1:] == ordered[:, :-1]).any():
+                    first = np.ones_like(fresh)
+                    for j in range(1, k):
+                        first[:, j] = (extra[:, j:j + 1] != extra[:, :j]).all(axis=1)
+                    fresh &= first
+            sums += (self.w[extra] * fresh).sum(axis=1)
+        return 1.0 / (1.0 + np.exp(-np.clip(self.bias + sums, -30, 30)))
+
+    def update_rows(self, rows: np.ndarray, extra: Sequence[int], label: bool,
+                    weight: float = 1.0) -> None:
+        """:meth:`update` for a feature set given as :meth:`rows` joined with ``extra`` rows."""
+        self._step(np.union1d(rows, np.asarray(extra, dtype=rows.dtype)).astype(np.int64),
+                   label, weight)
+
     def predict(self, batch: Iterable[Sequence[str]]) -> np.ndarray:
         """Probability of the positive class for every feature list (one gather for all)."""
         sets = [self._row_set(f) for f in batch]
@@ -61,7 +114,9 @@ class OnlineLogistic:
         return 1.0 / (1.0 + np.exp(-np.clip(self.bias + sums, -30, 30)))
 
     def update(self, features: Sequence[str], label: bool, weight: float = 1.0) -> None:
-        rows = self._rows(features)
+        self._step(self._rows(features), label, weight)
+
+    def _step(self, rows: np.ndarray, label: bool, weight: float) -> None:
         p = 1.0 / (1.0 + np.exp(-np.clip(self.bias + self.w[rows].sum(), -30, 30)))
         grad = (p - float(label)) * weight
         g = grad + self.l2 * self.w[rows]

@@ -193,6 +193,26 @@ def test_online_model_learns_a_separable_feature_and_round_trips(tmp_path):
                        p[0])
 
 
+def test_row_predictions_equal_feature_set_predictions_collisions_included():
+    # tiny tables force hash collisions: a row shared by the link's features and an extra
+    # row, or repeated among the extra rows, counts once as in the feature set
+    model = OnlineLogistic(bits=6)
+    rng = np.random.default_rng(3)
+    vocab = [f"w{k}" for k in range(200)]
+    batches = [list(rng.choice(vocab, size=rng.integers(0, 30))) for _ in range(60)]
+    extras = [list(rng.choice(vocab, size=4)) for _ in batches]
+    for feats, extra in zip(batches, extras):
+        model.update(feats + extra, bool(rng.integers(2)))
+    want = model.predict([f + e for f, e in zip(batches, extras)])
+    rows = [model.rows(f) for f in batches]
+    extra_rows = np.array([[model.rows([w])[0] for w in e] for e in extras])
+    assert np.allclose(model.predict_rows(rows, extra_rows), want, rtol=0, atol=1e-12)
+    assert np.allclose(model.predict_rows(rows), model.predict(batches), rtol=0, atol=1e-12)
+    before = model.w.copy()
+    model.update_rows(rows[0], extra_rows[0], True)
+    assert (model.w != before).sum() == len(set(model.rows(batches[0] + extras[0])))
+
+
 def test_link_scores_follow_topic_evidence():
     scorer = LinkScorer(lambda text: float(text.lower().count("solar")), threshold=0.2)
     links = [Link("http://a.test/solar", "solar panels", "solar energy text", True),
@@ -305,7 +325,8 @@ def test_queue_reprioritization_moves_up_links_of_a_site_that_turned_productive(
     for k in range(REPRIORITIZE_EVERY):                            # the crawl learns the sites
         good = k % 2 == 0
         site = "good" if good else "dull"
-        scorer.feedback(f"http://{site}.test/a/p{k}.htm", [f"host={site}.test"], {}, good)
+        scorer.feedback(f"http://{site}.test/a/p{k}.htm",
+                        scorer.learner.rows([f"host={site}.test"]), {}, good)
     first = queue.pop()
     assert crawler.stats.get_value("frontier/reprioritized") == 1
     assert first.url == "http://good.test/a/1.htm"
