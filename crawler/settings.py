@@ -23,6 +23,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
                           is not written to the corpus, a ``nofollow`` page's links are not
                           followed (default True)
+``GC_THRESHOLDS``         the garbage collector's thresholds during the crawl (default
+                          50000,50,100; ``python``: the interpreter's own 700,10,10), objects
+                          existing at the start frozen out of its walks
 ``STATE_SAVE_INTERVAL``   seconds between checkpoints of STATE_DIR during a crawl (default 60;
                           0: saved only when the crawl closes, as it always is); a checkpoint
                           also waits 20 times the previous one's duration (large states)
@@ -79,6 +82,7 @@ ITEM_PIPELINES = {
 }
 EXTENSIONS = {
     "crawler.extensions.StallMonitor": 500,
+    "crawler.extensions.GarbageCollection": 510,
 }
 
 CORPUS_DIR = "corpus"
@@ -95,6 +99,7 @@ SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300
 STATE_SAVE_INTERVAL = 60
 ROBOTS_META_OBEY = True
+GC_THRESHOLDS = "50000,50,100"
 
 LOG_LEVEL = "INFO"
 REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"

@@ -101,3 +101,36 @@ def test_a_failing_checkpoint_is_not_retried_at_every_response(monkeypatch):
         except OSError:
             pass
     assert len(attempts) == 2               # at 61 s, then once the wait (100 s) is over
+
+
+def test_garbage_collection_thresholds_are_set_for_the_crawl_and_restored():
+    import gc
+
+    import pytest
+    from scrapy.exceptions import NotConfigured
+    from scrapy.utils.test import get_crawler
+
+    from crawler.extensions import GarbageCollection, gc_thresholds
+
+    assert gc_thresholds("50000, 50,100") == (50000, 50, 100)
+    assert gc_thresholds("python") is None and gc_thresholds("") is None
+    for bad in ("1,2", "0,10,10", "a,b,c", "1,2,3,4"):
+        with pytest.raises(ValueError, match="GC_THRESHOLDS"):
+            gc_thresholds(bad)
+    with pytest.raises(NotConfigured):
+        GarbageCollection.from_crawler(get_crawler(settings_dict={"GC_THRESHOLDS": "python"}))
+    assert GarbageCollection.from_crawler(get_crawler()).thresholds == (50000, 50, 100)
+    stats = {}
+    crawler = SimpleNamespace(stats=SimpleNamespace(set_value=stats.__setitem__))
+    ext = GarbageCollection(crawler, gc_thresholds("40000,30,60"))
+    before = gc.get_threshold()
+    ext.engine_started()
+    try:
+        assert gc.get_threshold() == (40000, 30, 60)
+        assert gc.get_freeze_count() > 0
+        gc.collect(0)
+        assert ext.collections >= 1
+    finally:
+        ext.engine_stopped()
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    assert stats["gc/collections"] >= 1 and stats["gc/seconds"] >= 0

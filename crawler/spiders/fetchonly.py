@@ -1,7 +1,8 @@
 """``scrapy crawl fetchonly -a seed=URL[,URL]``: fetch and follow every link, nothing else.
 
-The throughput baseline of the crawl benchmark: same Scrapy settings, no extraction, no
-relevance, no link scoring (breadth-first with Scrapy's own link extractor).
+The throughput baseline of the crawl benchmark: same Scrapy settings (the garbage collector's
+thresholds included), no extraction, no relevance, no link scoring (breadth-first with Scrapy's
+own link extractor).
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ class FetchOnlySpider(scrapy.Spider):
     name = "fetchonly"
     custom_settings = {"ITEM_PIPELINES": {}, "DOWNLOADER_MIDDLEWARES": {},
                        "DUPEFILTER_CLASS": "scrapy.dupefilters.RFPDupeFilter",
-                       "EXTENSIONS": {}}
+                       "EXTENSIONS": {"crawler.extensions.GarbageCollection": 510}}
 
     def __init__(self, seed: str | None = None, *args, **kwargs):
         super().__init__(*args, **kwargs)
