@@ -225,6 +225,36 @@ def test_chinese_page_segmented_with_jieba_and_scored():
     assert {"水利工程", "大坝", "水电站"} <= set(on.matched)
 
 
+def test_stray_han_on_an_english_page_is_kept_whole_without_loading_jieba():
+    # a fresh interpreter: the segmenter is loaded once per process
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from crawler.relevance import RelevanceModel, DocumentFrequencies
+from crawler.relevance.tokenize import tokenize, units
+from crawler.relevance.topic import topic_from_dict
+html = ('<html><head><title>Beijing opera</title></head><body><h1>Beijing opera</h1>'
+        + '<p>Beijing opera (\u4eac\u5267) is a form of Chinese opera with music, '
+        + 'vocal performance, mime and dance, in the capital \u5317\u4eac.</p>' * 12
+        + '<p><a href="/x">Opera house \u5927\u5267\u9662</a></p></body></html>')
+topic = topic_from_dict({"name": "opera", "features": {"terms": ["opera", "music"]}})
+model = RelevanceModel(topic, DocumentFrequencies())
+r = model.score_html(html, method="e1")
+assert r.language == "en" and r.relevant, r
+assert model.vector.concept_hits("Tickets for the opera house \u5927\u5267\u9662") > 0
+assert units("in \u5317\u4eac now", segment_han=False) == ["in", "\u5317\u4eac", "now"]
+assert tokenize("the new opera house of the city, \u5927\u5267\u9662", segment_han=None)[-1] == "\u5927\u5267\u9662"
+assert "jieba" not in sys.modules, "jieba loaded"
+print("ok")
+"""
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
 def test_topic_languages_filter_pages():
     zh_only = Topic(name="zh", terms=("tide",), languages=("zh",))
     r = RelevanceModel(zh_only).score_html((PAGES / "article-en.html").read_bytes(),

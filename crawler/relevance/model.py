@@ -120,12 +120,14 @@ class TopicVector:
 
     def concept_hits(self, text: str) -> float:
         """Summed weight of the topic concepts among the tokens of ``text`` (phrases joined,
-        variants substituted).  Remembered per text: anchor and context texts recur."""
+        variants substituted).  Remembered per text: anchor and context texts recur.  Han is
+        segmented only in a text that is itself Chinese (a stray name in an English context
+        does not load jieba)."""
         hits = self._hits.get(text)
         if hits is None:
             if len(self._hits) >= CONCEPT_MEMO_MAX:
                 self._hits.clear()
-            keys = self.matcher.join(tokenize(text))
+            keys = self.matcher.join(tokenize(text, segment_han=None))
             hits = self._hits[text] = float(sum(self.weights.get(self.template.get(k, k), 0.0)
                                                 for k in keys))
         return hits
@@ -355,8 +357,9 @@ class RelevanceModel:
         join = vec.matcher.join if vec.matcher else None
         substitute = vec.template.get if vec.template else None
         seen: list[Iterable[str]] = []
+        segment_han = language == "zh"
         for b in blocks:
-            keys, distinct = key_info(b.content)
+            keys, distinct = key_info(b.content, segment_han)
             if not keys:
                 continue
             seen.append(distinct)

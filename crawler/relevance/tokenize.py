@@ -4,7 +4,9 @@ A text is cut into runs by script.  **Han runs** are segmented with jieba (a rea
 dictionary/HMM segmenter, loaded lazily on first use, its start-up log silenced).  **Other
 runs** are cut into word runs (letters and digits, inner apostrophes, a trailing ``+``/``#`` so
 that ``C++`` and ``C#`` survive) and normalised by :func:`fold`.  So the tokeniser is chosen per
-run by script, which also chooses it per page: an English page never loads jieba.
+run by script.  The relevance model segments Han runs only on pages it detects as Chinese:
+on any other page a Han run (a name in its original script) is one token, so an English page
+never loads jieba (about 1.2 s, once per process).
 
 English normalisation [DEFAULT], kept deliberately light (a crawler filter, not a linguist):
 
@@ -216,16 +218,21 @@ def _pairs_of(units: list[str]) -> list[tuple[str, str]]:
     return _lookup(units, _UNIT_PAIRS, _unit_pairs)
 
 
-def units(text: str) -> list[str]:
+def units(text: str, segment_han: bool = True) -> list[str]:
     """The text cut into units, in order: word runs and (Han runs segmented by jieba) the Han
-    pieces that give a token.  Without Han characters one ``findall``; with them, Han runs
-    alternate with Han-free stretches (no word run can cross a Han character)."""
+    pieces that give a token; with ``segment_han`` false each Han run is one unit, unsegmented
+    (the stray Han names of a page in another language, which need not load jieba).  Without
+    Han characters one ``findall``; with them, Han runs alternate with Han-free stretches (no
+    word run can cross a Han character)."""
     if _HAN.search(text) is None:
         return _WORD_NO_HAN.findall(text)
     out: list[str] = []
     for i, part in enumerate(_HAN_SPLIT.split(text)):
         if i % 2:
-            out.extend(piece for piece, _ in _han(part))
+            if segment_han:
+                out.extend(piece for piece, _ in _han(part))
+            else:
+                out.append(part)
         elif part:
             out.extend(_WORD_NO_HAN.findall(part))
     return out
@@ -253,12 +260,13 @@ def _short_info(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(_keys_of(found)), tuple(dict.fromkeys(found))
 
 
-def key_info(text: str) -> tuple[Sequence[str], Iterable[str]]:
+def key_info(text: str, segment_han: bool = True) -> tuple[Sequence[str], Iterable[str]]:
     """``(keys, distinct units)`` of ``text``: :func:`tokenize` and its units in order of first
-    occurrence (for :func:`surfaces`).  Read-only: may come from a cache."""
+    occurrence (for :func:`surfaces`); ``segment_han`` as in :func:`units`.  Read-only: may
+    come from a cache."""
     if len(text) <= _CACHE_TEXT_CHARS and _HAN.search(text) is None:
         return _short_info(text)
-    found = units(text)
+    found = units(text, segment_han)
     return _keys_of(found), dict.fromkeys(found)
 
 
@@ -267,11 +275,14 @@ def tokenize_surface(text: str) -> list[tuple[str, str]]:
     return _pairs_of(units(text))
 
 
-def tokenize(text: str) -> list[str]:
-    """Token keys of ``text`` in order (see the module docstring)."""
+def tokenize(text: str, segment_han: bool | None = True) -> list[str]:
+    """Token keys of ``text`` in order (see the module docstring); ``segment_han`` as in
+    :func:`units`, None: only when the text itself is Chinese (:func:`detect_script`)."""
     if len(text) <= _CACHE_TEXT_CHARS and _HAN.search(text) is None:
         return list(_short_info(text)[0])
-    return _keys_of(units(text))
+    if segment_han is None:
+        segment_han = detect_script(text) == "zh"
+    return _keys_of(units(text, segment_han))
 
 
 def term_tokens(term: str) -> tuple[str, ...]:
