@@ -62,7 +62,7 @@ def replay(pages: list[tuple[str, bytes, int]], topic_path: str) -> Counter:
         state.frequencies.add(page.terms)
         relevance = model.score_page(page)
         t4 = clock()
-        state.library.observe(page, relevance, model.vector, state.frequencies.idf)
+        state.library.observe(page, relevance, model.vector, state.frequencies.idf_many)
         t5 = clock()
         links = [link for link in extract_links(doc, url, extraction.nodes) if not link.nofollow]
         t6 = clock()

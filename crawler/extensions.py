@@ -149,11 +149,16 @@ class GarbageCollection:
         return ext
 
     def _timed(self, phase: str, info: dict) -> None:
+        """A ``gc.callbacks`` hook: each collection's count and duration into the stats (kept
+        current, so a summary written while the spider closes has them)."""
         if phase == "start":
             self._started = time.perf_counter()
-        else:
-            self.collections += 1
-            self.seconds += time.perf_counter() - self._started
+            return
+        self.collections += 1
+        self.seconds += time.perf_counter() - self._started
+        stats = self.crawler.stats
+        stats.set_value("gc/collections", self.collections)
+        stats.set_value("gc/seconds", round(self.seconds, 3))
 
     def engine_started(self) -> None:
         self.previous = gc.get_threshold()
@@ -169,7 +174,3 @@ class GarbageCollection:
             self.previous = None
         if self._timed in gc.callbacks:
             gc.callbacks.remove(self._timed)
-        stats = getattr(self.crawler, "stats", None)
-        if stats is not None:
-            stats.set_value("gc/collections", self.collections)
-            stats.set_value("gc/seconds", round(self.seconds, 3))

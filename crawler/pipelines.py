@@ -52,7 +52,8 @@ class ExtractionPipeline(_StatePipeline):
             if sibling is not None:
                 siblings.append(sibling)
         item.extraction = extract_document(item.doc, method=self.method, siblings=siblings)
-        self.state.remember_page(site, item.final_url, item.doc)
+        if self.method in SIBLING_METHODS:      # the others never read the cache
+            self.state.remember_page(site, item.final_url, item.doc)
         stats = self.crawler.stats
         stats.inc_value(f"extraction/{'text' if item.extraction.text else 'empty'}")
         return item

@@ -120,7 +120,8 @@ class CrawlState:
         page = model.analyse(doc, text, url)
         self.frequencies.add(page.terms)
         relevance = model.score_page(page)
-        learnt = self.library.observe(page, relevance, model.vector, self.frequencies.idf)
+        learnt = self.library.observe(page, relevance, model.vector,
+                                      self.frequencies.idf_many)
         return relevance, learnt
 
     def duplicate(self, url: str, final_url: str, text: str) -> tuple[str | None, str | None, Any]:

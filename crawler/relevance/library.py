@@ -24,7 +24,7 @@ import io
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from operator import mul
 from pathlib import Path
@@ -39,13 +39,15 @@ STATUSES = ("pending", "accepted", "rejected")
 COLUMNS = ("term", "key", "weight", "support", "category", "status", "round")
 
 
-def sigma(page: PageTerms, idf: Callable[[str], float], top_n: int = 30) -> dict[str, float]:
-    """σ(p) (§8.5 [RECON]): term -> Σ over occurrences of the block weight, times IDF; top n."""
+def sigma(page: PageTerms, idf_many: Callable[[Iterable[str]], list[float]],
+          top_n: int = 30) -> dict[str, float]:
+    """σ(p) (§8.5 [RECON]): term -> Σ over occurrences of the block weight, times IDF; top n.
+    ``idf_many`` gives the IDF of many terms at once (``DocumentFrequencies.idf_many``)."""
     acc: dict[str, float] = {}
     for b in page.blocks:
         for t, tf in b.counts.items():
             acc[t] = acc.get(t, 0.0) + b.weight * tf
-    scored = heapq.nlargest(top_n, zip(map(mul, acc.values(), map(idf, acc)), acc))
+    scored = heapq.nlargest(top_n, zip(map(mul, acc.values(), idf_many(acc)), acc))
     return {t: v for v, t in scored}
 
 
@@ -96,13 +98,13 @@ class FeatureLibrary:
 
     # ------------------------------------------------------------------ learning
     def observe(self, page: PageTerms, relevance: Relevance, vector: TopicVector,
-                idf: Callable[[str], float]) -> list[Candidate]:
+                idf_many: Callable[[Iterable[str]], list[float]]) -> list[Candidate]:
         """Learn from one page if it was judged relevant; returns the terms accepted by an
         update this call triggered (usually none)."""
         if not relevance.relevant or not page.blocks:
             return []
         known = vector.known_terms
-        sig = [t for t in sigma(page, idf, self.sigma_top) if t not in known]
+        sig = [t for t in sigma(page, idf_many, self.sigma_top) if t not in known]
         if not sig:
             return []
         total = page.totals()

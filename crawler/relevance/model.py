@@ -337,7 +337,7 @@ class RelevanceModel:
         The topic vector picks them up on the next score."""
         if self.library is None:
             return []
-        return self.library.observe(page, relevance, self.vector, self.stats.idf)
+        return self.library.observe(page, relevance, self.vector, self.stats.idf_many)
 
     # ------------------------------------------------------------------ page side
     def analyse(self, doc: Document, main_text: str | None, url: str | None = None) -> PageTerms:

@@ -278,8 +278,10 @@ def tokenize_surface(text: str) -> list[tuple[str, str]]:
 def tokenize(text: str, segment_han: bool | None = True) -> list[str]:
     """Token keys of ``text`` in order (see the module docstring); ``segment_han`` as in
     :func:`units`, None: only when the text itself is Chinese (:func:`detect_script`)."""
-    if len(text) <= _CACHE_TEXT_CHARS and _HAN.search(text) is None:
-        return list(_short_info(text)[0])
+    if _HAN.search(text) is None:
+        if len(text) <= _CACHE_TEXT_CHARS:
+            return list(_short_info(text)[0])
+        return _keys_of(_WORD_NO_HAN.findall(text))
     if segment_han is None:
         segment_han = detect_script(text) == "zh"
     return _keys_of(units(text, segment_han))
