@@ -20,7 +20,9 @@ Components, each in [0, 1] and logged with every request:
 ``site``     the smoothed share of accepted pages among the fetched pages of the link's host
              and of its first directory (site-level relevance learnt during the crawl)
 
-The prior score is their weighted mean.  The learned model sees the same components
+The prior score is their weighted mean, with weights that tune themselves during the crawl
+(:mod:`crawler.component_weights`: from ``WEIGHTS`` towards each component's correlation with
+the verdicts of the judged fetches).  The learned model sees the same components
 (bucketed) besides its hashed features, and takes over from the prior as its evidence grows:
 ``score = (1 - t) * prior + t * learned`` with ``t = LEARNED_SHARE * min(1, n / LEARNED_FULL_AT)``.
 The result is multiplied by the trap factor (``traps.TrapDetector``), a mild depth decay and,
@@ -42,10 +44,12 @@ from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
+from .component_weights import ComponentWeights
 from .links import Link
 from .online import OnlineLogistic
 from .url_similarity import UrlSimilarity
 
+# the prior's default weights, where the self-tuning (crawler.component_weights) starts
 WEIGHTS = {"url": 0.1, "anchor": 0.15, "context": 0.1, "parent": 0.35, "place": 0.05,
            "site": 0.25}
 # components the learned model sees (bucketed) besides its hashed features
@@ -110,12 +114,13 @@ class LinkScorer:
 
     def __init__(self, concept_hits: Callable[[str], float], threshold: float,
                  url_similarity: UrlSimilarity | None = None,
-                 learner: OnlineLogistic | None = None, weights: dict | None = None):
+                 learner: OnlineLogistic | None = None,
+                 tuning: ComponentWeights | None = None):
         self.concept_hits = concept_hits
         self.threshold = max(threshold, 1e-6)
         self.url_similarity = url_similarity or UrlSimilarity()
         self.learner = learner or OnlineLogistic()
-        self.weights = dict(WEIGHTS, **(weights or {}))
+        self.tuning = tuning or ComponentWeights(WEIGHTS)
         self.exemplars: list[str] = []
         self._exemplar_set: set[str] = set()
         # url -> [judged pages linking it, sum of their parent components]
@@ -241,6 +246,11 @@ class LinkScorer:
         return rate
 
     @property
+    def weights(self) -> dict[str, float]:
+        """The prior's component weights now (sum 1)."""
+        return self.tuning.current
+
+    @property
     def trust(self) -> float:
         if not self.learner.balanced:
             return 0.0
@@ -306,7 +316,8 @@ class LinkScorer:
             learned = self.learner.predict_rows(rows, extra)
         else:
             learned = np.full(n, 0.5)
-        weights = np.array([self.weights.get(k, 0.0) if k != "url" or self.exemplars else 0.0
+        current = self.tuning.current
+        weights = np.array([current.get(k, 0.0) if k != "url" or self.exemplars else 0.0
                             for k in LEARNED_INPUTS])
         prior = values @ weights / weights.sum()
         depths = np.full(n, depth) if isinstance(depth, int) else np.asarray(depth)
@@ -351,6 +362,8 @@ class LinkScorer:
                  accepted: bool) -> None:
         """One judged fetch: the link that led to it was worth it (accepted) or not."""
         self.record_fetch(url, accepted)
+        if components:
+            self.tuning.observe(components, accepted)
         if features is not None and len(features):
             buckets = self._bucket_rows()
             extra = [buckets[j, max(0, min(4, int(components[k] * 5)))]

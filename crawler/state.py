@@ -9,6 +9,7 @@
 ``exemplars.json``                accepted page URLs (S1 exemplars)
 ``dedup.pickle``                  written URLs, text hashes and the near-duplicate index
 ``site_stats.json``               fetched / accepted pages per host and first directory
+``component_weights.json``        the link score's self-tuning component weights and their sums
 ``inlinks.json``                  per URL: judged pages linking it, sum of their parent values
 ``discovered.txt``                URLs already counted in the S1 weight statistics
 ``topic.json``                    which topic the state belongs to
@@ -81,7 +82,8 @@ class CrawlState:
         scorer = LinkScorer(lambda text: relevance.vector.concept_hits(text),
                             relevance.threshold, similarity, learner)
         for name, load in (("site_stats.json", scorer.load_site_stats),
-                           ("inlinks.json", scorer.load_inlink_stats)):
+                           ("inlinks.json", scorer.load_inlink_stats),
+                           ("component_weights.json", scorer.tuning.load)):
             path = directory / name
             if path.is_file():
                 try:
@@ -171,5 +173,7 @@ class CrawlState:
         atomic_write_text(d / "exemplars.json", json.dumps(self.scorer.exemplars))
         atomic_write_text(d / "site_stats.json", json.dumps(self.scorer.site_stats()))
         atomic_write_text(d / "inlinks.json", json.dumps(self.scorer.inlink_stats()))
+        atomic_write_text(d / "component_weights.json",
+                          json.dumps(self.scorer.tuning.to_dict()))
         atomic_write_text(d / "discovered.txt", "".join(u + "\n" for u in self.discovered))
         self.dedup.save(d / "dedup.pickle")
