@@ -24,7 +24,9 @@ The prior score is their weighted mean, with weights that tune themselves during
 (:mod:`crawler.component_weights`: from ``WEIGHTS`` towards each component's correlation with
 the verdicts of the judged fetches).  The learned model sees the same components
 (bucketed) besides its hashed features, and takes over from the prior as its evidence grows:
-``score = (1 - t) * prior + t * learned`` with ``t = LEARNED_SHARE * min(1, n / LEARNED_FULL_AT)``.
+``score = (1 - t) * prior + t * learned`` with ``t = share * min(1, n / LEARNED_FULL_AT)``, the
+share starting at ``LEARNED_SHARE`` and tuned by the log loss on the judged fetches
+(:class:`crawler.component_weights.LearnedShare`).
 The result is multiplied by the trap factor (``traps.TrapDetector``), a mild depth decay and,
 for a URL that at most one judged page links so far, ``SINGLE_LINK_FACTOR``: such links hold the
 dead ones (a link to a missing page is rarely repeated on a second page) and one-off pages; the
@@ -44,7 +46,7 @@ from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
-from .component_weights import ComponentWeights
+from .component_weights import ComponentWeights, LearnedShare
 from .links import Link
 from .online import OnlineLogistic
 from .url_similarity import UrlSimilarity
@@ -55,7 +57,7 @@ WEIGHTS = {"url": 0.1, "anchor": 0.15, "context": 0.1, "parent": 0.35, "place": 
 # components the learned model sees (bucketed) besides its hashed features
 LEARNED_INPUTS = (*WEIGHTS, "inlinks")
 SITE_PRIOR_STRENGTH = 4.0   # pseudo-fetches of the overall acceptance rate in a site's rate
-LEARNED_SHARE = 0.5     # weight of the learned model once it has enough evidence
+LEARNED_SHARE = 0.5     # start of the learned model's (self-tuning) share
 LEARNED_FULL_AT = 100   # judged fetches after which it has that weight
 DEPTH_DECAY = 0.99
 # [ours] chosen on the simulated wikischools crawls of eight topics (README, "Topics the
@@ -121,6 +123,7 @@ class LinkScorer:
         self.url_similarity = url_similarity or UrlSimilarity()
         self.learner = learner or OnlineLogistic()
         self.tuning = tuning or ComponentWeights(WEIGHTS)
+        self.share = LearnedShare(LEARNED_SHARE)
         self.exemplars: list[str] = []
         self._exemplar_set: set[str] = set()
         # url -> [judged pages linking it, sum of their parent components]
@@ -254,7 +257,7 @@ class LinkScorer:
     def trust(self) -> float:
         if not self.learner.balanced:
             return 0.0
-        return LEARNED_SHARE * min(1.0, self.learner.seen / LEARNED_FULL_AT)
+        return self.share.value * min(1.0, self.learner.seen / LEARNED_FULL_AT)
 
     def score(self, links: Sequence[Link], parent_relevance: float | None, depth: int,
               trap_factors: Sequence[float] | None = None) -> list[ScoredLink]:
@@ -327,10 +330,10 @@ class LinkScorer:
         scores = ((1.0 - t) * prior + t * learned) * trap * decay * \
             np.where(single, SINGLE_LINK_FACTOR, 1.0)
         comps = [{"url": s[0], "anchor": s[1], "context": s[2], "parent": s[3], "place": s[4],
-                  "inlinks": d[0], "site": d[1], "learned": round(p, 4), "trap": round(tr, 4),
-                  "depth": dc}
-                 for s, d, p, tr, dc in zip(static, dynamic, learned.tolist(), trap.tolist(),
-                                            decay.tolist())]
+                  "inlinks": d[0], "site": d[1], "prior": round(pr, 4), "learned": round(p, 4),
+                  "trap": round(tr, 4), "depth": dc}
+                 for s, d, pr, p, tr, dc in zip(static, dynamic, prior.tolist(), learned.tolist(),
+                                                trap.tolist(), decay.tolist())]
         return scores, comps
 
     def rescore(self, url: str, components: dict, features: np.ndarray, depth: int,
@@ -364,6 +367,9 @@ class LinkScorer:
         self.record_fetch(url, accepted)
         if components:
             self.tuning.observe(components, accepted)
+            if self.trust and "prior" in components:
+                self.share.observe(components["prior"], components.get("learned", 0.5),
+                                   accepted)
         if features is not None and len(features):
             buckets = self._bucket_rows()
             extra = [buckets[j, max(0, min(4, int(components[k] * 5)))]

@@ -10,6 +10,7 @@
 ``dedup.pickle``                  written URLs, text hashes and the near-duplicate index
 ``site_stats.json``               fetched / accepted pages per host and first directory
 ``component_weights.json``        the link score's self-tuning component weights and their sums
+``learned_share.json``            the link score's self-tuning share of the learned model
 ``inlinks.json``                  per URL: judged pages linking it, sum of their parent values
 ``discovered.txt``                URLs already counted in the S1 weight statistics
 ``topic.json``                    which topic the state belongs to
@@ -83,7 +84,8 @@ class CrawlState:
                             relevance.threshold, similarity, learner)
         for name, load in (("site_stats.json", scorer.load_site_stats),
                            ("inlinks.json", scorer.load_inlink_stats),
-                           ("component_weights.json", scorer.tuning.load)):
+                           ("component_weights.json", scorer.tuning.load),
+                           ("learned_share.json", scorer.share.load)):
             path = directory / name
             if path.is_file():
                 try:
@@ -175,5 +177,6 @@ class CrawlState:
         atomic_write_text(d / "inlinks.json", json.dumps(self.scorer.inlink_stats()))
         atomic_write_text(d / "component_weights.json",
                           json.dumps(self.scorer.tuning.to_dict()))
+        atomic_write_text(d / "learned_share.json", json.dumps(self.scorer.share.to_dict()))
         atomic_write_text(d / "discovered.txt", "".join(u + "\n" for u in self.discovered))
         self.dedup.save(d / "dedup.pickle")

@@ -88,3 +88,23 @@ def test_link_scorer_feedback_tunes_the_prior_and_a_restart_keeps_it(tmp_path):
     (tmp_path / "component_weights.json").write_text('{"version": 1, "keys": []}')
     with pytest.raises(ValueError, match="component_weights.json"):
         CrawlState.open(tmp_path, topic)
+
+
+def test_learned_share_follows_the_better_predictor():
+    from crawler.component_weights import LearnedShare
+
+    rng = np.random.default_rng(7)
+    towards_learned, towards_prior = LearnedShare(0.5, cap=0.9), LearnedShare(0.5, cap=0.9)
+    for _ in range(3000):
+        worth = bool(rng.integers(2))
+        sharp, blunt = (0.9 if worth else 0.1), float(rng.uniform(0.3, 0.7))
+        towards_learned.observe(prior=blunt, learned=sharp, worth=worth)
+        towards_prior.observe(prior=sharp, learned=blunt, worth=worth)
+    assert towards_learned.value == pytest.approx(0.9)          # the cap: the prior keeps 0.1
+    assert towards_prior.value < 0.1
+    again = LearnedShare(0.5, cap=0.9)
+    again.load(json.loads(json.dumps(towards_prior.to_dict())))
+    assert again.value == towards_prior.value and again.n == 3000
+    for bad in ({"version": 1}, {"version": 1, "value": 3.0, "n": 1}, {"version": 9}):
+        with pytest.raises(ValueError):
+            LearnedShare(0.5).load(bad)

@@ -117,7 +117,7 @@ def test_state_is_written_for_the_next_run(full_crawl):
     names = {p.name for p in (tmp / "state").iterdir()}
     assert {"url_weights.json", "link_model.npz", "exemplars.json", "dedup.pickle",
             "site_stats.json", "inlinks.json", "discovered.txt", "candidates.tsv",
-            "component_weights.json"} <= names
+            "component_weights.json", "learned_share.json"} <= names
 
 
 def test_stopped_crawl_resumes_without_refetching_or_rewriting(demo, tmp_path):
