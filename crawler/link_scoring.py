@@ -361,9 +361,10 @@ class LinkScorer:
         return self._finish(urls, static, rows, depths, traps)
 
     # ------------------------------------------------------------------ feedback
-    def feedback(self, url: str, features: Sequence[str] | None, components: dict | None,
+    def feedback(self, url: str, features: np.ndarray | None, components: dict | None,
                  accepted: bool) -> None:
-        """One judged fetch: the link that led to it was worth it (accepted) or not."""
+        """One judged fetch: the link that led to it (its :class:`ScoredLink` ``features`` and
+        ``components`` when it was scheduled) was worth it (accepted) or not."""
         self.record_fetch(url, accepted)
         if components:
             self.tuning.observe(components, accepted)

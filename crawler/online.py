@@ -45,10 +45,6 @@ class OnlineLogistic:
             rows = set(map(memo.get, features))
         return rows
 
-    def _rows(self, features: Sequence[str]) -> np.ndarray:
-        rows = self._row_set(features)
-        return np.fromiter(rows, dtype=np.int64, count=len(rows))
-
     def rows(self, features: Sequence[str]) -> np.ndarray:
         """The hashed rows of ``features``, sorted and distinct (``int32``): what a queued
         link keeps instead of its feature strings (:meth:`predict_rows`, :meth:`update_rows`)."""
@@ -56,6 +52,8 @@ class OnlineLogistic:
 
     def rows_many(self, batch: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """:meth:`rows` of every feature list of ``batch`` (one sort for all)."""
+        if not len(batch):
+            return []
         sets = [self._row_set(f) for f in batch]
         lengths = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
         flat = np.fromiter((r for s in sets for r in s), dtype=np.int64,
@@ -104,17 +102,10 @@ class OnlineLogistic:
 
     def predict(self, batch: Iterable[Sequence[str]]) -> np.ndarray:
         """Probability of the positive class for every feature list (one gather for all)."""
-        sets = [self._row_set(f) for f in batch]
-        if not sets:
-            return np.zeros(0)
-        lengths = np.fromiter((len(s) for s in sets), dtype=np.int64, count=len(sets))
-        flat = np.fromiter((r for s in sets for r in s), dtype=np.int64, count=int(lengths.sum()))
-        sums = np.bincount(np.repeat(np.arange(len(sets)), lengths), weights=self.w[flat],
-                           minlength=len(sets))
-        return 1.0 / (1.0 + np.exp(-np.clip(self.bias + sums, -30, 30)))
+        return self.predict_rows(self.rows_many(list(batch)))
 
     def update(self, features: Sequence[str], label: bool, weight: float = 1.0) -> None:
-        self._step(self._rows(features), label, weight)
+        self._step(self.rows(features).astype(np.int64), label, weight)
 
     def _step(self, rows: np.ndarray, label: bool, weight: float) -> None:
         p = 1.0 / (1.0 + np.exp(-np.clip(self.bias + self.w[rows].sum(), -30, 30)))

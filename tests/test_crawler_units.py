@@ -208,6 +208,8 @@ def test_row_predictions_equal_feature_set_predictions_collisions_included():
     extra_rows = np.array([[model.rows([w])[0] for w in e] for e in extras])
     assert np.allclose(model.predict_rows(rows, extra_rows), want, rtol=0, atol=1e-12)
     assert np.allclose(model.predict_rows(rows), model.predict(batches), rtol=0, atol=1e-12)
+    assert model.rows_many([]) == [] and len(model.predict([])) == 0
+    assert len(model.rows([])) == 0 and len(model.predict([[]])) == 1
     before = model.w.copy()
     model.update_rows(rows[0], extra_rows[0], True)
     assert (model.w != before).sum() == len(set(model.rows(batches[0] + extras[0])))
