@@ -286,6 +286,13 @@ class LinkScorer:
         return [ScoredLink(link, score, comp, r)
                 for link, score, comp, r in zip(links, scores.tolist(), comps, rows)]
 
+    def _as_rows(self, features) -> np.ndarray:
+        """Hashed rows as :meth:`score` gives them; feature strings (a request queued in a
+        ``JOBDIR`` by an earlier version) are hashed now."""
+        if isinstance(features, np.ndarray):
+            return features
+        return self.learner.rows([str(f) for f in features])
+
     def _bucket_rows(self) -> np.ndarray:
         """Hashed rows of the bucket features (the learned model's view of the components:
         one of five buckets each, ``parent~3``), one row of five per learned input."""
@@ -355,7 +362,7 @@ class LinkScorer:
             static.append((c.get("url", 0.0), c.get("anchor", 0.0), c.get("context", 0.0),
                            round(mean_parent(url, c.get("parent", 0.5)), 4),
                            c.get("place", 0.0)))
-            rows.append(features)
+            rows.append(self._as_rows(features))
             depths.append(depth)
             traps.append(trap)
         return self._finish(urls, static, rows, depths, traps)
@@ -372,6 +379,7 @@ class LinkScorer:
                 self.share.observe(components["prior"], components.get("learned", 0.5),
                                    accepted)
         if features is not None and len(features):
+            features = self._as_rows(features)
             buckets = self._bucket_rows()
             extra = [buckets[j, max(0, min(4, int(components[k] * 5)))]
                      for j, k in enumerate(LEARNED_INPUTS) if k in (components or {})]

@@ -281,6 +281,21 @@ def test_parent_component_is_the_mean_over_every_page_linking_the_url():
     assert unknown.components["parent"] == 1.0               # nothing recorded: its own value
 
 
+def test_requests_queued_with_feature_strings_by_an_earlier_version_still_rescore():
+    from crawler.link_scoring import link_features
+
+    scorer = LinkScorer(lambda text: 0.0, threshold=0.2)
+    link = Link("http://a.test/x/Atom.htm", "Atom", "atoms and ions", True)
+    scored = scorer.score([link], parent_relevance=0.3, depth=1)[0]
+    for k in range(30):
+        scorer.feedback(f"http://a.test/p{k}.htm", scored.features, scored.components, k % 2 == 0)
+    strings = link_features(link, scorer.parent_component(0.3))
+    old = scorer.rescore(link.url, scored.components, strings, 1, 1.0)
+    new = scorer.rescore(link.url, scored.components, scored.features, 1, 1.0)
+    assert old.score == new.score
+    scorer.feedback("http://a.test/q.htm", strings, scored.components, True)   # no error
+
+
 def test_a_link_only_one_page_links_scores_lower_until_a_second_page_links_it():
     from crawler.link_scoring import SINGLE_LINK_FACTOR
     scorer = LinkScorer(lambda text: 0.0, threshold=0.2)
