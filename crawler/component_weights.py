@@ -27,9 +27,8 @@ tells much, the hashed words little) and at the cap on the small ones.
 """
 from __future__ import annotations
 
-from typing import Mapping, Sequence
-
-import numpy as np
+import math
+from typing import Mapping
 
 MIN_JUDGED = 50   # judged fetches before the weights move
 PRIOR = 100.0     # pseudo-fetches of the default weights
@@ -38,58 +37,65 @@ MAX_SHARE = 0.9    # the prior always keeps a tenth (1.0 cost Mathematics 0.09 o
 
 
 class ComponentWeights:
-    """Running correlation of each component with the verdict; the blended weights."""
+    """Running correlation of each component with the verdict; the blended weights.  Plain
+    floats: six components, one update per judged fetch."""
 
     def __init__(self, defaults: Mapping[str, float], *, min_judged: int = MIN_JUDGED,
                  prior: float = PRIOR):
         self.keys: tuple[str, ...] = tuple(defaults)
         total = sum(defaults.values())
-        self.defaults = np.array([defaults[k] / total for k in self.keys])
+        self.defaults = [defaults[k] / total for k in self.keys]
         self.min_judged, self.prior = min_judged, prior
         k = len(self.keys)
         self.n = 0
         self.sum_y = 0.0
-        self.sum_x, self.sum_xx, self.sum_xy = np.zeros(k), np.zeros(k), np.zeros(k)
-        self.current: dict[str, float] = dict(zip(self.keys, self.defaults.tolist()))
+        self.sum_x, self.sum_xx, self.sum_xy = [0.0] * k, [0.0] * k, [0.0] * k
+        self.current: dict[str, float] = dict(zip(self.keys, self.defaults))
 
     def observe(self, components: Mapping[str, float], worth: bool) -> dict[str, float]:
         """One judged fetch: the components of the link that led to it and the verdict.
         Returns the weights now in force."""
-        x = np.array([float(components.get(k, 0.0)) for k in self.keys])
         y = 1.0 if worth else 0.0
         self.n += 1
         self.sum_y += y
-        self.sum_x += x
-        self.sum_xx += x * x
-        self.sum_xy += x * y
+        sx, sxx, sxy = self.sum_x, self.sum_xx, self.sum_xy
+        for j, key in enumerate(self.keys):
+            x = float(components.get(key, 0.0))
+            sx[j] += x
+            sxx[j] += x * x
+            sxy[j] += x * y
         self.current = self._weights()
         return self.current
 
-    def correlations(self) -> np.ndarray:
+    def correlations(self) -> list[float]:
         """Pearson correlation of each component with the verdict (0 where one is constant)."""
         n = max(self.n, 1)
-        mean_x, mean_y = self.sum_x / n, self.sum_y / n
-        var_x = self.sum_xx / n - mean_x * mean_x
+        mean_y = self.sum_y / n
         var_y = mean_y * (1.0 - mean_y)
-        cov = self.sum_xy / n - mean_x * mean_y
-        ok = (var_x > 1e-12) & (var_y > 1e-12)
-        return np.where(ok, cov / np.sqrt(np.where(ok, var_x * var_y, 1.0)), 0.0)
+        out = []
+        for sx, sxx, sxy in zip(self.sum_x, self.sum_xx, self.sum_xy):
+            mean_x = sx / n
+            var_x = sxx / n - mean_x * mean_x
+            ok = var_x > 1e-12 and var_y > 1e-12
+            out.append((sxy / n - mean_x * mean_y) / math.sqrt(var_x * var_y) if ok else 0.0)
+        return out
 
     def _weights(self) -> dict[str, float]:
         if self.n < self.min_judged:
-            return dict(zip(self.keys, self.defaults.tolist()))
-        positive = np.maximum(self.correlations(), 0.0)
-        if positive.sum() <= 0:
-            return dict(zip(self.keys, self.defaults.tolist()))
+            return dict(zip(self.keys, self.defaults))
+        positive = [max(r, 0.0) for r in self.correlations()]
+        total = sum(positive)
+        if total <= 0:
+            return dict(zip(self.keys, self.defaults))
         a = self.n / (self.n + self.prior)
-        blended = (1.0 - a) * self.defaults + a * positive / positive.sum()
-        return dict(zip(self.keys, blended.tolist()))
+        return {k: (1.0 - a) * d + a * r / total
+                for k, d, r in zip(self.keys, self.defaults, positive)}
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict:
         return {"version": 1, "keys": list(self.keys), "n": self.n, "sum_y": self.sum_y,
-                "sum_x": self.sum_x.tolist(), "sum_xx": self.sum_xx.tolist(),
-                "sum_xy": self.sum_xy.tolist(), "weights": self.current}
+                "sum_x": self.sum_x, "sum_xx": self.sum_xx, "sum_xy": self.sum_xy,
+                "weights": self.current}
 
     def load(self, data: dict) -> None:
         """Take back :meth:`to_dict` (a resumed crawl keeps what it learned); raises
@@ -99,9 +105,8 @@ class ComponentWeights:
                 raise ValueError(f"unsupported version {data.get('version')!r}")
             if tuple(data["keys"]) != self.keys:
                 raise ValueError(f"components {data['keys']!r}, expected {list(self.keys)!r}")
-            sums: Sequence[np.ndarray] = [np.array(data[f], dtype=float)
-                                          for f in ("sum_x", "sum_xx", "sum_xy")]
-            if any(s.shape != (len(self.keys),) for s in sums):
+            sums = [[float(v) for v in data[f]] for f in ("sum_x", "sum_xx", "sum_xy")]
+            if any(len(v) != len(self.keys) for v in sums):
                 raise ValueError("sums of the wrong length")
             n, sum_y = int(data["n"]), float(data["sum_y"])
         except (KeyError, TypeError, AttributeError) as err:
