@@ -129,7 +129,7 @@ class GarbageCollection:
     that exist (modules, loaded state) are frozen out of the collector's walks
     (``gc.freeze``) and ``GC_THRESHOLDS`` (default 50000,50,100: 24 collections, 0.6-0.8 s) are
     set; both are undone when the engine stops.  Memory stays put: a 4,000-page crawl peaked
-    at 457 MB resident against 452 MB with the interpreter's thresholds (64.6 s against 58.4 s).
+    at 457 MB resident against 452 MB with the interpreter's thresholds (58.4 s against 64.6 s).
     Stats: ``gc/collections``, ``gc/seconds``."""
 
     def __init__(self, crawler, thresholds: tuple[int, ...]):
