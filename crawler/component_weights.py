@@ -120,7 +120,7 @@ class LearnedShare:
     """The learned model's share ``t`` in the blend, tuned online by the log loss."""
 
     def __init__(self, start: float, *, rate: float = SHARE_RATE, cap: float = MAX_SHARE):
-        self.start, self.rate, self.cap = start, rate, cap
+        self.rate, self.cap = rate, cap
         self.value = start
         self.n = 0
 

@@ -131,11 +131,12 @@ def rescore_queued(scorer, traps, queued: list[tuple[str, dict]]) -> list[int]:
     scores, comps = scorer.rescore_many([
         (url, meta["link_components"], meta["link_features"],
          max(0, meta.get("depth", 1) - 1), traps.factor(url)) for url, meta in queued])
-    for (_, meta), score, comp in zip(queued, scores.tolist(), comps):
+    scores = scores.tolist()
+    for (_, meta), score, comp in zip(queued, scores, comps):
         meta["rescored_at"] = seen
         meta["link_score"] = round(score, 4)
         meta["link_components"] = comp
-    return [priority_of(score) for score in scores.tolist()]
+    return [priority_of(score) for score in scores]
 
 
 class RescoringPriorityQueue(ScrapyPriorityQueue):

@@ -63,6 +63,7 @@ DEPTH_DECAY = 0.99
 # [ours] chosen on the simulated wikischools crawls of eight topics (README, "Topics the
 # defaults were not tuned on"): 0.92-0.7 all gained on the four other topics, 0.85 in the middle
 SINGLE_LINK_FACTOR = 0.85
+BUCKETS = 5             # the learned model sees each component as one of this many buckets
 PRIORITY_LEVELS = 200   # scores are quantised into this many integer request priorities
 URL_MEMO_MAX = 1 << 19  # links whose S1 similarity is remembered (cleared when full)
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u4e00-\u9fff]")
@@ -295,7 +296,7 @@ class LinkScorer:
 
     def _bucket_rows(self) -> np.ndarray:
         """Hashed rows of the bucket features (the learned model's view of the components:
-        one of five buckets each, ``parent~3``), one row of five per learned input."""
+        one of ``BUCKETS`` each, ``parent~3``), one row per learned input."""
         table = getattr(self, "_bucket_table", None)
         if table is None or table[0] is not self.learner:
             rows = np.array([[self.learner.rows([name])[0] for name in _BUCKET_NAMES[k]]
@@ -321,7 +322,7 @@ class LinkScorer:
         values[:, 5:] = np.asarray(dynamic, dtype=float).reshape(n, 2)[:, ::-1]
         t = self.trust
         if t:
-            buckets = np.clip((values * 5).astype(np.int64), 0, 4)
+            buckets = np.clip((values * BUCKETS).astype(np.int64), 0, BUCKETS - 1)  # _bucket
             extra = self._bucket_rows()[np.arange(len(LEARNED_INPUTS)), buckets]
             learned = self.learner.predict_rows(rows, extra)
         else:
@@ -381,7 +382,7 @@ class LinkScorer:
         if features is not None and len(features):
             features = self._as_rows(features)
             buckets = self._bucket_rows()
-            extra = [buckets[j, max(0, min(4, int(components[k] * 5)))]
+            extra = [buckets[j, _bucket(components[k])]
                      for j, k in enumerate(LEARNED_INPUTS) if k in (components or {})]
             self.learner.update_rows(features, extra, accepted)
 
@@ -395,5 +396,10 @@ def _site_keys(url: str) -> tuple[str, str]:
     return host, f"{host}/{first}"
 
 
-_BUCKET_NAMES = {k: tuple(f"{k}~{b}" for b in range(5)) for k in LEARNED_INPUTS}
+_BUCKET_NAMES = {k: tuple(f"{k}~{b}" for b in range(BUCKETS)) for k in LEARNED_INPUTS}
+
+
+def _bucket(value: float) -> int:
+    """The bucket of a component value in [0, 1] (``_finish`` does the same for arrays)."""
+    return max(0, min(BUCKETS - 1, int(value * BUCKETS)))
 

@@ -73,14 +73,14 @@ class OnlineLogistic:
             return np.zeros(0)
         lengths = np.fromiter(map(len, rows), dtype=np.int64, count=n)
         flat = np.concatenate(rows).astype(np.int64, copy=False)
-        sums = np.bincount(np.repeat(np.arange(n), lengths), weights=self.w[flat],
-                           minlength=n)
+        link = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        sums = np.bincount(link, weights=self.w[flat], minlength=n)
         if extra is not None and extra.size:
             extra = np.asarray(extra, dtype=np.int64)
             k = extra.shape[1]
             # the link-sorted keys (link << bits | row) of the rows, to find extra rows that
             # repeat one of the link's own rows (the rows of each link are sorted)
-            keys = (np.repeat(np.arange(n, dtype=np.int64), lengths) << self.bits) | flat
+            keys = (link << self.bits) | flat
             probe = (np.arange(n, dtype=np.int64)[:, None] << self.bits) | extra
             at = np.minimum(np.searchsorted(keys, probe), max(0, len(keys) - 1))
             fresh = keys[at] != probe if len(keys) else np.ones_like(probe, dtype=bool)
