@@ -41,6 +41,7 @@ from crawler.frontier import (
 from crawler.links import canonical, extract_links
 from crawler.relevance.topic import load_topic
 from crawler.robots_meta import robots_directives
+from crawler.settings import RELEVANCE_AUTO_THRESHOLD as AUTO_THRESHOLD
 from crawler.spiders.topic import SEED_PRIORITY
 from crawler.state import CrawlState
 from crawler.testweb.archive import Record, WebArchive, load_web
@@ -90,13 +91,14 @@ class WebFetcher:
 class SimulatedCrawl:
     """One focused crawl of ``web`` for ``topic``, one fetch at a time."""
 
-    def __init__(self, web: WebArchive, topic_path: str, seeds: list[str], shuffle: int = 0):
+    def __init__(self, web: WebArchive, topic_path: str, seeds: list[str], shuffle: int = 0,
+                 auto_threshold: bool = AUTO_THRESHOLD):
         self.web = web
         # ties between equal priorities: FIFO as in Scrapy, or a seeded random order
         self.tie = itertools.count().__next__ if not shuffle else random.Random(shuffle).random
         self._state_dir = tempfile.TemporaryDirectory(prefix="sim-state-")  # removed with us
-        self.state = CrawlState.open(self._state_dir.name,
-                                     load_topic(topic_path))
+        self.state = CrawlState.open(self._state_dir.name, load_topic(topic_path),
+                                     auto_threshold=auto_threshold)
         self.queue: list = []
         self.best: dict[str, int] = {}
         self.fetched: set[str] = set()
@@ -220,8 +222,9 @@ class SimulatedCrawl:
                           accepted, on_topic)
 
 
-def simulate(web: WebArchive, topic_path: str, budget: int, shuffle: int = 0) -> list[dict]:
-    crawl = SimulatedCrawl(web, topic_path, web.seeds, shuffle)
+def simulate(web: WebArchive, topic_path: str, budget: int, shuffle: int = 0,
+             auto_threshold: bool = AUTO_THRESHOLD) -> list[dict]:
+    crawl = SimulatedCrawl(web, topic_path, web.seeds, shuffle, auto_threshold)
     while len(crawl.log) < budget and crawl.step():
         pass
     return crawl.log[:budget]
@@ -252,6 +255,9 @@ def main(argv: list[str] | None = None) -> int:
                          "runs 2.. in a seeded random order; the table gives the mean "
                          "and the range")
     ap.add_argument("--log", type=Path, help="write the first run's fetches as JSON lines")
+    ap.add_argument("--auto-threshold", choices=("on", "off"),
+                    default="on" if AUTO_THRESHOLD else "off",
+                    help="RELEVANCE_AUTO_THRESHOLD (default: the crawler's setting)")
     args = ap.parse_args(argv)
     web = load_web(args.web)
     checkpoints = [int(x) for x in args.checkpoints.split(",") if int(x) <= args.budget]
@@ -263,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         results = []
         for run in range(args.runs):
-            log = simulate(web, path, args.budget, shuffle=run)
+            log = simulate(web, path, args.budget, shuffle=run,
+                           auto_threshold=args.auto_threshold == "on")
             results.append(measure(log, targets, checkpoints))
             if args.log and run == 0:
                 out = args.log.with_name(f"{args.log.stem}-{Path(path).stem}{args.log.suffix}") \

@@ -75,6 +75,8 @@ class RelevancePipeline(_StatePipeline):
             log.info("topic library: learnt %r (%s, weight %.3f)", cand.term, cand.category,
                      cand.weight)
         self.crawler.stats.inc_value(f"relevance/{'on' if item.on_topic else 'off'}_topic")
+        if self.state.auto_threshold is not None:
+            self.crawler.stats.set_value("relevance/threshold", self.state.relevance.threshold)
         return item
 
 

@@ -9,6 +9,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``CRAWL_LOG``             one JSON line per response (default ``<CORPUS_DIR>/crawl-log.jsonl``)
 ``EXTRACTION_METHOD``     ``auto`` (default) or ``e1`` .. ``e6``
 ``RELEVANCE_THRESHOLD``   overrides the topic file's ``threshold``
+``RELEVANCE_AUTO_THRESHOLD`` when no threshold is given (topic file or setting), lower the
+                          default 0.2 to the valley below a mode of judged pages it cuts
+                          (``crawler/relevance/threshold.py``; default True)
 ``FEATURE_AUTO_ACCEPT``   weight above which learnt topic terms are accepted without review
 ``RELEVANCE_MIN_CONCEPTS``    cap one topic concept's part of the score at threshold²/N (unset: no cap)
 ``RELEVANCE_CATEGORY_WEIGHTS`` topic-vector weight per feature category, e.g.
@@ -90,6 +93,7 @@ STATE_DIR = "state"
 CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
 EXTRACTION_METHOD = "auto"
 RELEVANCE_THRESHOLD = None
+RELEVANCE_AUTO_THRESHOLD = True
 FEATURE_AUTO_ACCEPT = 0.1
 RELEVANCE_MIN_CONCEPTS = None
 RELEVANCE_CATEGORY_WEIGHTS = None

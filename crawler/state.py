@@ -13,6 +13,7 @@
 ``learned_share.json``            the link score's self-tuning share of the learned model
 ``inlinks.json``                  per URL: judged pages linking it, sum of their parent values
 ``discovered.txt``                URLs already counted in the S1 weight statistics
+``threshold.json``                the automatic threshold and the judged pages' scores
 ``topic.json``                    which topic the state belongs to
 ================================  ===========================================================
 """
@@ -31,6 +32,7 @@ from .online import OnlineLogistic
 from .relevance.frequencies import DocumentFrequencies, atomic_write_text
 from .relevance.library import FeatureLibrary
 from .relevance.model import Relevance, RelevanceModel
+from .relevance.threshold import AutoThreshold
 from .relevance.topic import Topic
 from .traps import TrapDetector
 from .url_similarity import UrlSimilarity, WeightTuner
@@ -52,15 +54,19 @@ class CrawlState:
     siblings: dict[str, OrderedDict] = field(default_factory=dict)
     discovered: set[str] = field(default_factory=set)
     sibling_pages: int = 8
+    auto_threshold: AutoThreshold | None = None
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def open(cls, directory: str | Path, topic: Topic, *, threshold: float | None = None,
              auto_accept: float = 0.1, sibling_pages: int = 8,
-             relevance_options: dict[str, Any] | None = None) -> "CrawlState":
+             relevance_options: dict[str, Any] | None = None,
+             auto_threshold: bool = False) -> "CrawlState":
         """Open (or resume) the crawl state in ``directory``; ``relevance_options`` are extra
         keyword options of :class:`~.relevance.model.RelevanceModel` (``min_concepts``,
-        ``category_weights``, ...)."""
+        ``category_weights``, ...).  ``auto_threshold``: let the judged pages' scores lower
+        the default threshold (:mod:`.relevance.threshold`); ignored when ``threshold`` or
+        the topic file sets one."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         marker = directory / "topic.json"
@@ -100,6 +106,15 @@ class CrawlState:
                     TrapDetector.load(directory / "traps.json"),
                     DuplicateIndex.load(directory / "dedup.pickle"),
                     sibling_pages=sibling_pages)
+        if auto_threshold and threshold is None and topic.threshold is None:
+            state.auto_threshold = AutoThreshold(relevance.threshold)
+            path = directory / "threshold.json"
+            if path.is_file():
+                try:
+                    state.auto_threshold.load(json.loads(path.read_text(encoding="utf-8")))
+                except ValueError as err:
+                    raise ValueError(f"{path}: {err}") from err
+                state.set_threshold(state.auto_threshold.value)
         seen = directory / "discovered.txt"     # URLs already fed to the S1 weight statistics
         if seen.is_file():
             state.discovered.update(filter(None, seen.read_text(encoding="utf-8").split("\n")))
@@ -126,7 +141,19 @@ class CrawlState:
         relevance = model.score_page(page)
         learnt = self.library.observe(page, relevance, model.vector,
                                       self.frequencies.idf_many)
+        if self.auto_threshold is not None and not relevance.reason:
+            change = self.auto_threshold.observe(relevance.score)
+            if change is not None:
+                log.info("relevance threshold %.3f -> %.3f (%d judged pages; %s)",
+                         model.threshold, change.value, len(self.auto_threshold.scores),
+                         change.reason)
+                self.set_threshold(change.value)
         return relevance, learnt
+
+    def set_threshold(self, threshold: float) -> None:
+        """η for the relevance verdicts and the link score's parent component."""
+        self.relevance.set_threshold(threshold)
+        self.scorer.threshold = max(threshold, 1e-6)
 
     def duplicate(self, url: str, final_url: str, text: str) -> tuple[str | None, str | None, Any]:
         """``(kind, original, minhash)`` of a page against everything written so far: kind
@@ -180,3 +207,5 @@ class CrawlState:
         atomic_write_text(d / "learned_share.json", json.dumps(self.scorer.share.to_dict()))
         atomic_write_text(d / "discovered.txt", "".join(u + "\n" for u in self.discovered))
         self.dedup.save(d / "dedup.pickle")
+        if self.auto_threshold is not None:
+            atomic_write_text(d / "threshold.json", json.dumps(self.auto_threshold.to_dict()))

@@ -307,15 +307,10 @@ class RelevanceModel:
         self.category_weights = dict(category_weights or {})
         if threshold is None:
             threshold = topic.threshold if topic.threshold is not None else THRESHOLD
-        if not 0.0 <= threshold <= 1.0:
-            raise ValueError(f"threshold {threshold} outside [0, 1]")
-        self.threshold = float(threshold)
         if min_concepts is not None and not min_concepts > 0:
             raise ValueError(f"min_concepts must be positive or None, got {min_concepts!r}")
         self.min_concepts = min_concepts
-        # the cap of one concept's part of the squared score (None: uncapped)
-        self._part_cap = (self.threshold ** 2 / min_concepts
-                          if min_concepts is not None and self.threshold > 0 else None)
+        self.set_threshold(threshold)
         self.sublinear_tf = sublinear_tf
         self.block_options = dict(block_options or {}, nav_link_density=nav_link_density)
         self._library_version = -1
@@ -338,6 +333,16 @@ class RelevanceModel:
         if self.library is None:
             return []
         return self.library.observe(page, relevance, self.vector, self.stats.idf_many)
+
+    def set_threshold(self, threshold: float) -> None:
+        """Use η = ``threshold`` from the next page on (and the concept cap that follows
+        from it)."""
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold {threshold} outside [0, 1]")
+        self.threshold = float(threshold)
+        # the cap of one concept's part of the squared score (None: uncapped)
+        self._part_cap = (self.threshold ** 2 / self.min_concepts
+                          if self.min_concepts is not None and self.threshold > 0 else None)
 
     # ------------------------------------------------------------------ page side
     def analyse(self, doc: Document, main_text: str | None, url: str | None = None) -> PageTerms:

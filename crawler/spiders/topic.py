@@ -127,7 +127,8 @@ class TopicSpider(scrapy.Spider):
             threshold=float(threshold) if threshold not in (None, "") else None,
             auto_accept=settings.getfloat("FEATURE_AUTO_ACCEPT", 0.1),
             sibling_pages=settings.getint("SIBLING_CACHE_PAGES", 8),
-            relevance_options=relevance_options(settings))
+            relevance_options=relevance_options(settings),
+            auto_threshold=settings.getbool("RELEVANCE_AUTO_THRESHOLD", True))
         for url in spider.seeds:
             spider.crawl_state.scorer.add_exemplar(canonical(url))
         spider.crawl_log = CrawlLog(settings.get("CRAWL_LOG")

@@ -1,0 +1,132 @@
+"""Lowering a default threshold η that cuts through a cluster of pages [ours, not in §8].
+
+The best threshold depends on the topic file: how many of its terms a typical on-topic page
+holds.  With a file of common words (a "people" topic: born, married, career) the on-topic
+pages of a crawl score 0.10-0.25 and a default η = 0.2 rejects most of them; with a file of
+specific terms they score 0.2-0.5 and 0.2 fits.  The pages a focused crawl judges show which
+case holds: their relevance scores form a mode of off-topic pages near 0 and, when the crawl
+finds its topic, a second mode of on-topic pages.  A threshold belongs in the valley between
+the two; one that lies *above the upper mode's peak* rejects most of that mode.
+
+:func:`valley_threshold` estimates the density of the scores (a Gaussian kernel density,
+``scipy.stats.gaussian_kde``), takes its highest local maximum and the highest one at least
+:data:`MIN_SEPARATION` bandwidths from it (two resolvable modes, not a ripple inside one, such
+as the pages of score 0 beside those just above) and returns the lowest density point between
+them when
+
+- there are at least ``min_pages`` scores,
+- the smaller peak is at least ``min_ratio`` of the larger (a real second mode, not the tail
+  of the off-topic mode), and
+- the upper peak lies below the current default threshold (the threshold cuts the mode),
+
+never below ``floor`` x the default; otherwise it keeps the default.  It only ever lowers a
+default: an explicit threshold (topic file or ``RELEVANCE_THRESHOLD``) is never changed.
+
+The rule and its constants were chosen on the score distributions of simulated crawls of the
+eight topic files in ``settings/topics`` at the default threshold (README, *Automatic
+threshold*); they are defaults, not values from a paper.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+BANDWIDTH = 0.015   # kernel standard deviation, in relevance units
+MIN_PAGES = 300     # judged pages before the distribution is trusted
+MIN_RATIO = 0.25    # smaller peak / larger peak for a second mode
+MIN_SEPARATION = 4  # peaks at least this many bandwidths apart (two resolvable modes)
+FLOOR = 0.5         # never below FLOOR x the default threshold
+GRID = np.arange(0.0, 1.0 + 1e-9, 0.005)
+
+
+@dataclass(frozen=True)
+class ThresholdEstimate:
+    value: float            # the threshold to use
+    reason: str             # why (for the log)
+    valley: float | None = None
+    peaks: tuple[float, float] | None = None
+    ratio: float | None = None
+
+
+def score_density(scores: np.ndarray, bandwidth: float = BANDWIDTH) -> np.ndarray:
+    """Gaussian kernel density of ``scores`` on :data:`GRID` (``bandwidth`` in score units)."""
+    from scipy.stats import gaussian_kde
+
+    spread = float(scores.std())
+    if spread <= 0:
+        return np.exp(-0.5 * ((GRID - scores[0]) / bandwidth) ** 2)
+    return gaussian_kde(scores, bw_method=bandwidth / spread)(GRID)
+
+
+def valley_threshold(scores: Sequence[float], default: float, *, bandwidth: float = BANDWIDTH,
+                     min_pages: int = MIN_PAGES, min_ratio: float = MIN_RATIO,
+                     floor: float = FLOOR) -> ThresholdEstimate:
+    """The threshold for a crawl whose judged pages scored ``scores`` (see the module
+    docstring); ``default`` is the threshold in force without the rule."""
+    s = np.asarray(scores, dtype=float)
+    s = s[np.isfinite(s)]
+    if len(s) < min_pages:
+        return ThresholdEstimate(default, f"{len(s)} judged pages (< {min_pages})")
+    d = score_density(np.clip(s, 0.0, 1.0), bandwidth)
+    inner = np.flatnonzero((d[1:-1] >= d[:-2]) & (d[1:-1] > d[2:])) + 1
+    top = inner[int(np.argmax(d[inner]))]
+    apart = inner[np.abs(GRID[inner] - GRID[top]) >= MIN_SEPARATION * bandwidth - 1e-9]
+    if not len(apart):
+        return ThresholdEstimate(default, "one mode")
+    a, b = sorted((top, apart[int(np.argmax(d[apart]))]))
+    ratio = float(min(d[a], d[b]) / max(d[a], d[b]))
+    v = a + int(np.argmin(d[a:b + 1]))
+    found = dict(valley=float(GRID[v]), peaks=(float(GRID[a]), float(GRID[b])), ratio=ratio)
+    if ratio < min_ratio:
+        return ThresholdEstimate(default, f"second mode too small ({ratio:.2f} < {min_ratio})",
+                                 **found)
+    if GRID[b] >= default:
+        return ThresholdEstimate(default, f"upper mode at {GRID[b]:.3f} >= threshold", **found)
+    value = max(floor * default, float(GRID[v]))
+    return ThresholdEstimate(value, f"upper mode at {GRID[b]:.3f} below threshold "
+                                    f"{default:.3f}: valley at {GRID[v]:.3f}", **found)
+
+
+class AutoThreshold:
+    """The threshold of one crawl under :func:`valley_threshold`: the scores of the judged
+    pages, re-estimated every ``every`` pages from :data:`MIN_PAGES` on.  ``base`` is the
+    default threshold the rule may lower."""
+
+    def __init__(self, base: float, every: int = 100):
+        self.base, self.every = float(base), int(every)
+        self.value = self.base
+        self.scores: list[float] = []
+        self.last: ThresholdEstimate | None = None
+
+    def observe(self, score: float) -> ThresholdEstimate | None:
+        """Record one judged page's score; returns the new estimate when the threshold
+        changes, else None."""
+        self.scores.append(round(float(score), 4))
+        n = len(self.scores)
+        if n < MIN_PAGES or (n - MIN_PAGES) % self.every:
+            return None
+        self.last = valley_threshold(self.scores, self.base)
+        if self.last.value == self.value:
+            return None
+        self.value = self.last.value
+        return self.last
+
+    def to_dict(self) -> dict:
+        return {"version": 1, "base": self.base, "value": self.value, "scores": self.scores}
+
+    def load(self, data: dict) -> None:
+        """Take back :meth:`to_dict` (a resumed crawl keeps its threshold and its scores);
+        raises ``ValueError`` on anything else.  Saved under another base threshold, the
+        scores are kept and the threshold re-estimated at the next check."""
+        try:
+            if data.get("version") != 1:
+                raise ValueError(f"unsupported version {data.get('version')!r}")
+            scores = [float(x) for x in data["scores"]]
+            base, value = float(data["base"]), float(data["value"])
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"not an automatic threshold: {err!r}") from err
+        self.scores = scores
+        if base == self.base and 0.0 <= value <= self.base:
+            self.value = value
