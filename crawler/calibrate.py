@@ -118,8 +118,12 @@ def report(pages: Sequence[JudgedPage], threshold: float, positives: set[str] | 
            samples: int = 5) -> str:
     if not pages:
         return "no judged page in the log (no line with a relevance score)"
+    from .relevance.threshold import valley_threshold
+
+    auto = valley_threshold([p.relevance for p in pages], threshold)
     out = [f"{len(pages)} judged pages; at the current threshold {threshold:g}: "
-           f"{sum(p.relevance >= threshold for p in pages)} on topic", ""]
+           f"{sum(p.relevance >= threshold for p in pages)} on topic",
+           f"the automatic threshold's rule on these pages: {auto.value:g} ({auto.reason})", ""]
     hist = histogram(pages)
     peak = max(c for _, c in hist) or 1
     out.append("relevance  pages")
@@ -153,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("log", type=Path, help="a crawl's crawl-log.jsonl")
     ap.add_argument("--topic", type=Path, help="topic file (its threshold is the current one)")
     ap.add_argument("--threshold", type=float, help="current threshold (default: the topic "
-                    "file's, else the model default)")
+                    "file's, else the one an automatic threshold ended at (crawl-summary.json "
+                    "beside the log), else the model default)")
     ap.add_argument("--labels", type=Path, help="url,subjects CSV of known labels")
     ap.add_argument("--prefix", help="the subject prefix of the topic in --labels")
     ap.add_argument("--samples", type=int, default=5)
@@ -169,7 +174,14 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, TopicError) as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
-    threshold = THRESHOLD if threshold is None else threshold
+    if threshold is None:       # a crawl run with the automatic threshold says where it ended
+        summary = args.log.parent / "crawl-summary.json"
+        try:
+            threshold = json.loads(summary.read_text(encoding="utf-8")).get(
+                "relevance/threshold")
+        except (OSError, ValueError, AttributeError):
+            threshold = None
+    threshold = THRESHOLD if threshold is None else float(threshold)
     try:
         with open(args.log, encoding="utf-8", errors="replace") as fh:
             pages = judged_pages(fh)

@@ -82,3 +82,25 @@ def test_edges_nan_and_bom(tmp_path, capsys):
     log.write_text("\n".join(log_lines()), encoding="utf-8")
     assert main([str(log), "--labels", str(latin), "--prefix", "subject.Energy"]) == 2
     assert "error:" in capsys.readouterr().err
+
+
+def test_automatic_threshold_in_the_report(tmp_path, capsys):
+    import numpy as np
+
+    rng = np.random.default_rng(1)     # 600 off-topic pages near 0.05, 400 on-topic near 0.16
+    scores = np.concatenate([rng.normal(0.05, 0.025, 600), rng.normal(0.16, 0.03, 400)])
+    log = tmp_path / "crawl-log.jsonl"
+    log.write_text("".join(json.dumps({"url": f"http://a.test/{k}", "final_url":
+                                       f"http://a.test/{k}", "status": 200,
+                                       "relevance": float(max(0.0, s)), "title": str(k)}) + "\n"
+                           for k, s in enumerate(scores)), encoding="utf-8")
+    assert main([str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "at the current threshold 0.2:" in out
+    rule = out.split("the automatic threshold's rule on these pages: ")[1].split(" ")[0]
+    assert 0.08 < float(rule) < 0.14, out.splitlines()[1]
+    # a crawl that ran with the automatic threshold: its final value is the current one
+    (tmp_path / "crawl-summary.json").write_text(json.dumps({"relevance/threshold": 0.115}),
+                                                 encoding="utf-8")
+    assert main([str(log)]) == 0
+    assert "at the current threshold 0.115:" in capsys.readouterr().out
