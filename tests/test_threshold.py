@@ -151,3 +151,14 @@ def test_it_pages_keep_the_default(wiki, tmp_path):
                      tmp_path)
     assert state.relevance.threshold == 0.2
     assert state.auto_threshold.last is not None
+
+
+def test_binned_density_of_a_long_crawl_matches_the_exact_one(monkeypatch):
+    from crawler.relevance import threshold
+
+    scores = mixture(3000, 0.05, 2000, 0.16, seed=3)
+    binned = valley_threshold(scores, 0.2)
+    monkeypatch.setattr(threshold, "BIN_ABOVE", 10**9)
+    exact = valley_threshold(scores, 0.2)
+    assert binned.value == exact.value and binned.peaks == exact.peaks
+    assert binned.ratio == pytest.approx(exact.ratio, abs=0.01)
