@@ -47,6 +47,8 @@ def test_too_few_pages_keep_the_default():
     assert valley_threshold(mixture(150, 0.05, 100, 0.16), 0.2).value == 0.2
     assert valley_threshold([], 0.2).value == 0.2
     assert valley_threshold([0.1] * 500, 0.2).value == 0.2      # one value, one mode
+    for end in (0.0, 1.0):          # a mode at an end of the grid: no inner maximum at all
+        assert valley_threshold([end] * 500, 0.2).value == 0.2
 
 
 def test_never_below_the_floor():

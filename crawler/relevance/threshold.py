@@ -80,6 +80,8 @@ def valley_threshold(scores: Sequence[float], default: float, *, bandwidth: floa
         return ThresholdEstimate(default, f"{len(s)} judged pages (< {min_pages})")
     d = score_density(np.clip(s, 0.0, 1.0), bandwidth)
     inner = np.flatnonzero((d[1:-1] >= d[:-2]) & (d[1:-1] > d[2:])) + 1
+    if not len(inner):          # the density peaks at an end of the grid (all scores 0 or 1)
+        return ThresholdEstimate(default, "one mode")
     top = inner[int(np.argmax(d[inner]))]
     apart = inner[np.abs(GRID[inner] - GRID[top]) >= MIN_SEPARATION * bandwidth - 1e-9]
     if not len(apart):
