@@ -120,7 +120,7 @@ class LinkScorer:
                  learner: OnlineLogistic | None = None,
                  tuning: ComponentWeights | None = None):
         self.concept_hits = concept_hits
-        self.threshold = max(threshold, 1e-6)
+        self.set_threshold(threshold)
         self.url_similarity = url_similarity or UrlSimilarity()
         self.learner = learner or OnlineLogistic()
         self.tuning = tuning or ComponentWeights(WEIGHTS)
@@ -135,6 +135,10 @@ class LinkScorer:
         self.site_accepted: dict[str, int] = {}
         self.fetched_total = 0
         self.accepted_total = 0
+
+    def set_threshold(self, threshold: float) -> None:
+        """The relevance threshold η the parent component is scaled by (kept above zero)."""
+        self.threshold = max(threshold, 1e-6)
 
     # ------------------------------------------------------------------ exemplars
     def add_exemplar(self, url: str) -> None:

@@ -88,10 +88,15 @@ class CrawlState:
 
         scorer = LinkScorer(lambda text: relevance.vector.concept_hits(text),
                             relevance.threshold, similarity, learner)
-        for name, load in (("site_stats.json", scorer.load_site_stats),
-                           ("inlinks.json", scorer.load_inlink_stats),
-                           ("component_weights.json", scorer.tuning.load),
-                           ("learned_share.json", scorer.share.load)):
+        auto = AutoThreshold(relevance.threshold) \
+            if auto_threshold and threshold is None and topic.threshold is None else None
+        loaders = [("site_stats.json", scorer.load_site_stats),
+                   ("inlinks.json", scorer.load_inlink_stats),
+                   ("component_weights.json", scorer.tuning.load),
+                   ("learned_share.json", scorer.share.load)]
+        if auto is not None:
+            loaders.append(("threshold.json", auto.load))
+        for name, load in loaders:
             path = directory / name
             if path.is_file():
                 try:
@@ -106,15 +111,9 @@ class CrawlState:
                     TrapDetector.load(directory / "traps.json"),
                     DuplicateIndex.load(directory / "dedup.pickle"),
                     sibling_pages=sibling_pages)
-        if auto_threshold and threshold is None and topic.threshold is None:
-            state.auto_threshold = AutoThreshold(relevance.threshold)
-            path = directory / "threshold.json"
-            if path.is_file():
-                try:
-                    state.auto_threshold.load(json.loads(path.read_text(encoding="utf-8")))
-                except ValueError as err:
-                    raise ValueError(f"{path}: {err}") from err
-                state.set_threshold(state.auto_threshold.value)
+        if auto is not None:
+            state.auto_threshold = auto
+            state.set_threshold(auto.value)     # the value a resumed crawl had reached
         seen = directory / "discovered.txt"     # URLs already fed to the S1 weight statistics
         if seen.is_file():
             state.discovered.update(filter(None, seen.read_text(encoding="utf-8").split("\n")))
@@ -153,7 +152,7 @@ class CrawlState:
     def set_threshold(self, threshold: float) -> None:
         """η for the relevance verdicts and the link score's parent component."""
         self.relevance.set_threshold(threshold)
-        self.scorer.threshold = max(threshold, 1e-6)
+        self.scorer.set_threshold(threshold)
 
     def duplicate(self, url: str, final_url: str, text: str) -> tuple[str | None, str | None, Any]:
         """``(kind, original, minhash)`` of a page against everything written so far: kind

@@ -1,4 +1,4 @@
-"""Shared fixtures: the ``../shared`` data folder (tests that need it skip when it is absent)."""
+"""Shared fixtures: the ``../shared`` data folder and its test web (tests that need them skip when absent)."""
 from __future__ import annotations
 
 import pytest
@@ -17,3 +17,14 @@ def shared():
 @pytest.fixture(scope="session")
 def extraction_data(shared):
     return extraction_dir()
+
+
+@pytest.fixture(scope="session")
+def wikischools(shared):
+    """The labelled test web ``../shared/testweb/wikischools``, loaded once per session."""
+    from crawler.testweb import load_web
+
+    path = shared / "testweb" / "wikischools"
+    if not (path / "web.warc.gz").is_file():
+        pytest.skip(f"no test web at {path}")
+    return load_web(path)

@@ -304,14 +304,6 @@ def test_stop_is_idempotent(demo):
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def wikischools(shared):
-    path = shared / "testweb" / "wikischools"
-    if not (path / "web.warc.gz").is_file():
-        pytest.skip(f"no test web at {path}")
-    return load_web(path)
-
-
 @pytest.fixture(scope="module")
 def wiki_proxy(wikischools):
     with serve_in_thread(wikischools) as handle:

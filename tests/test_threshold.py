@@ -101,16 +101,6 @@ def test_state_resumes_its_threshold(tmp_path):
 
 
 # ---------------------------------------------------------------- real pages of the test web
-@pytest.fixture(scope="module")
-def wiki(shared):
-    from crawler.testweb.archive import load_web
-
-    path = shared / "testweb" / "wikischools"
-    if not (path / "web.warc.gz").exists():
-        pytest.skip(f"{path} not found")
-    return load_web(path)
-
-
 def judge(web, host: str, topic: str, label: str, tmp_path: Path, pages: int = 500):
     """Judge the first ``pages`` articles of ``host`` with the automatic threshold on; returns
     the state and (score, is target) per page."""
@@ -138,18 +128,18 @@ def f1(seen, threshold: float) -> float:
 
 
 @pytest.mark.shared
-def test_people_pages_lower_the_threshold_and_gain_f1(wiki, tmp_path):
+def test_people_pages_lower_the_threshold_and_gain_f1(wikischools, tmp_path):
     # the People file's words are common ones: its biographies score 0.1-0.25
-    state, seen = judge(wiki, "hum.wikischools.test", "people", "subject.People", tmp_path)
+    state, seen = judge(wikischools, "hum.wikischools.test", "people", "subject.People", tmp_path)
     new = state.relevance.threshold
     assert new < 0.2 and state.scorer.threshold == new
     assert f1(seen, new) > f1(seen, 0.2) + 0.1, (new, f1(seen, new), f1(seen, 0.2))
 
 
 @pytest.mark.shared
-def test_it_pages_keep_the_default(wiki, tmp_path):
+def test_it_pages_keep_the_default(wikischools, tmp_path):
     # few IT pages among the science site's articles: no second mode below 0.2
-    state, _ = judge(wiki, "sci.wikischools.test", "information-technology", "subject.IT",
+    state, _ = judge(wikischools, "sci.wikischools.test", "information-technology", "subject.IT",
                      tmp_path)
     assert state.relevance.threshold == 0.2
     assert state.auto_threshold.last is not None
