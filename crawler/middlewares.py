@@ -1,4 +1,5 @@
-"""Downloader middlewares: the crawl log's view of every fetch, and the fetch-once guard."""
+"""Downloader middlewares: the crawl log's view of every fetch, the fetch-once guard and the
+crawl's scope."""
 from __future__ import annotations
 
 import logging
@@ -7,6 +8,8 @@ from datetime import datetime, timezone
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
+
+from .scope import host_name
 
 log = logging.getLogger(__name__)
 
@@ -106,3 +109,36 @@ class AlreadyFetchedMiddleware:
             self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
             raise IgnoreRequest(f"already fetched: {request.url}")
         return None
+
+
+class ScopeMiddleware:
+    """Drops a queued request outside the spider's :class:`~crawler.scope.Scope` (URL patterns,
+    a redirect's target included) or to a host that has had its ``MAX_PAGES_PER_HOST``
+    requests, and counts the requests sent per host (``spider.host_requests``).  Runs after
+    the fetch-once guard, so a stale duplicate costs no share of a host's cap; robots.txt and
+    retries are not counted."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    def process_request(self, request: Request, spider=None):
+        spider = self.crawler.spider
+        scope = getattr(spider, "scope", None)
+        if scope is None or not scope.active or request.meta.get("dont_obey_robotstxt") \
+                or request.meta.get("retry_times"):
+            return None
+        why = scope.refusal(request.url)
+        if why is None and scope.max_per_host:
+            host, counts = host_name(request.url), spider.host_requests
+            if scope.capped(host, counts):
+                why = "host cap"
+            else:
+                counts[host] = counts.get(host, 0) + 1
+        if why is None:
+            return None
+        self.crawler.stats.inc_value(f"scope/requests_dropped/{why}")
+        raise IgnoreRequest(f"outside the crawl's scope ({why}): {request.url}")

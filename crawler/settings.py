@@ -75,6 +75,9 @@ DOWNLOADER_MIDDLEWARES = {
     "crawler.middlewares.FetchLogMiddleware": 960,
     # drops a stale duplicate of an already fetched URL before it costs a fetch
     "crawler.middlewares.AlreadyFetchedMiddleware": 50,
+    # after it (a stale duplicate takes no share of a host's cap) and after Scrapy's offsite
+    # filter (50): URL patterns and MAX_PAGES_PER_HOST of crawler.scope
+    "crawler.middlewares.ScopeMiddleware": 55,
 }
 SPIDER_MIDDLEWARES = {}
 ITEM_PIPELINES = {
@@ -104,6 +107,9 @@ STALL_TIMEOUT = 300
 STATE_SAVE_INTERVAL = 60
 ROBOTS_META_OBEY = True
 GC_THRESHOLDS = "50000,50,100"
+URL_INCLUDE = None          # regexes (list, or a whitespace-separated string); see crawler/scope.py
+URL_EXCLUDE = None
+MAX_PAGES_PER_HOST = 0      # 0: no cap
 
 LOG_LEVEL = "INFO"
 REQUEST_FINGERPRINTER_IMPLEMENTATION = "2.7"

@@ -159,3 +159,50 @@ def test_unreachable_seed_is_reported(tmp_path):
     assert "seed http://127.0.0.1:9/ is unreachable" in text
     summary = json.loads((tmp_path / "c" / "crawl-summary.json").read_text())
     assert summary["seeds/unreachable"] >= 1 and "frontier empty" in summary["crawl/stop_reason"]
+
+
+def _hosts(rows: list[dict]) -> Counter:
+    return Counter(r["final_url"].split("/")[2] for r in rows if not r.get("robots"))
+
+
+def test_scope_keeps_the_crawl_on_the_seed_hosts_and_off_excluded_urls(demo, tmp_path):
+    web, server = demo
+    conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"), STATE_DIR=str(tmp_path / "s"),
+                URL_EXCLUDE="/news/")
+    result = run_crawl(TOPIC, web.seeds, conf, proxy=server.proxy_url, log_file=tmp_path / "l",
+                       spider_args={"allowed_domains": "seeds"}, timeout=300)
+    text = (tmp_path / "l").read_text(encoding="utf-8")
+    assert result.returncode == 0, text[-3000:]
+    rows = _log(tmp_path)
+    seed_hosts = {u.split("/")[2] for u in web.seeds}
+    assert set(_hosts(rows)) == seed_hosts             # the unrestricted crawl reaches a third
+    assert not any("/news/" in r["url"] or "/news/" in r["final_url"] for r in rows)
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["scope/links_dropped/offsite"] > 0
+    assert summary["scope/links_dropped/excluded"] > 0
+    assert _docs(tmp_path)                             # still a corpus
+
+
+def test_host_cap_holds_across_a_resumed_job(demo, tmp_path):
+    web, server = demo
+    jobdir = tmp_path / "job"
+    first, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir, MAX_PAGES_PER_HOST=4,
+                         CLOSESPIDER_PAGECOUNT=5)
+    assert first.returncode == 0, text[-2000:]
+    second, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir, MAX_PAGES_PER_HOST=4)
+    assert second.returncode == 0, text[-2000:]
+    hosts = _hosts(_log(tmp_path))                     # the log of both runs
+    assert set(hosts.values()) == {4}, hosts           # every host reached, none beyond 4
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["scope/links_dropped/host cap"] > 0
+
+
+def test_seed_outside_the_scope_fails_fast(demo, tmp_path):
+    web, server = demo
+    conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "c"), STATE_DIR=str(tmp_path / "s"),
+                URL_INCLUDE="/nowhere/")
+    result = run_crawl(TOPIC, web.seeds, conf, proxy=server.proxy_url, log_file=tmp_path / "l",
+                       timeout=120)
+    text = (tmp_path / "l").read_text(encoding="utf-8")
+    assert result.returncode != 0
+    assert "outside the crawl's scope (not included" in text

@@ -7,7 +7,8 @@ relevance, dedup, corpus) and, once judged, its outgoing links are scored in one
 Arguments: ``seed`` (URLs, comma-separated, or ``@FILE`` with one URL per line; the topic
 file's ``seeds`` are added), ``topic`` (TOML file), ``strategy`` = ``focused`` (default),
 ``parent`` (best-first on the parent page's relevance only) or ``bfs`` (breadth-first); the
-last two exist for benchmarks.
+last two exist for benchmarks; ``allowed_domains`` (comma-separated host names, or ``seeds``:
+the seeds' hosts) limits the crawl's scope, with the settings of :mod:`crawler.scope`.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ from ..links import canonical, crawlable, extract_links
 from ..middlewares import is_html, now_iso
 from ..relevance.topic import CATEGORIES, load_topic
 from ..robots_meta import robots_directives
+from ..scope import Scope, host_name, parse_domains
 from ..state import CrawlState
 
 log = logging.getLogger(__name__)
@@ -90,7 +92,8 @@ class TopicSpider(scrapy.Spider):
     name = "topic"
 
     def __init__(self, seed: str | None = None, topic: str | None = None,
-                 strategy: str = "focused", *args, **kwargs):
+                 strategy: str = "focused", allowed_domains: str | None = None,
+                 *args, **kwargs):
         super().__init__(*args, **kwargs)
         if not topic:
             raise ValueError("a topic file is required: -a topic=TOPIC.toml")
@@ -108,6 +111,10 @@ class TopicSpider(scrapy.Spider):
                 self.seeds.append(url)
         if not self.seeds:
             raise ValueError("no seed URL: give -a seed=URL[,URL] or seeds in the topic file")
+        # a list, so that Scrapy's OffsiteMiddleware also applies it (to redirects too)
+        self.allowed_domains = parse_domains(allowed_domains, self.seeds)
+        self.scope = Scope(tuple(self.allowed_domains))   # completed by from_crawler
+        self.host_requests: dict[str, int] = {}           # MAX_PAGES_PER_HOST counts
         # the spider's own view of the frontier, so that links to fetched pages and links
         # already queued at least as high are neither scored nor turned into requests (the
         # dupefilter, which also survives restarts with JOBDIR, stays the authority)
@@ -121,6 +128,12 @@ class TopicSpider(scrapy.Spider):
         spider.corpus_dir = Path(settings.get("CORPUS_DIR") or "corpus")
         spider.corpus_dir.mkdir(parents=True, exist_ok=True)
         spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
+        spider.scope = Scope.from_settings(settings, spider.allowed_domains)
+        for url in spider.seeds:
+            why = spider.scope.refusal(canonical(url))
+            if why:
+                raise ValueError(f"seed {url!r} is outside the crawl's scope ({why}: "
+                                 f"{spider.scope.describe()})")
         threshold = settings.get("RELEVANCE_THRESHOLD")
         spider.crawl_state = CrawlState.open(
             settings.get("STATE_DIR") or "state", spider.topic,
@@ -137,13 +150,19 @@ class TopicSpider(scrapy.Spider):
         crawler.signals.connect(spider._item_failed, signal=signals.item_error)
         crawler.signals.connect(spider._item_failed, signal=signals.item_dropped)
         crawler.signals.connect(spider._callback_failed, signal=signals.spider_error)
-        log.info("topic %r, threshold %.3f, %d seeds, strategy %s, corpus %s, state %s",
-                 spider.topic.name, spider.crawl_state.relevance.threshold, len(spider.seeds),
-                 spider.strategy, spider.corpus_dir, spider.crawl_state.directory)
+        log.info("topic %r, threshold %.3f, %d seeds, strategy %s, scope: %s, corpus %s, "
+                 "state %s", spider.topic.name, spider.crawl_state.relevance.threshold,
+                 len(spider.seeds), spider.strategy, spider.scope.describe(),
+                 spider.corpus_dir, spider.crawl_state.directory)
         return spider
 
     # ------------------------------------------------------------------ requests
     async def start(self):
+        # with JOBDIR, Scrapy's SpiderState keeps ``self.state`` across restarts: the per-host
+        # request counts live there so that a resumed crawl keeps its caps
+        saved = getattr(self, "state", None)
+        if isinstance(saved, dict):
+            self.host_requests = saved.setdefault("host_requests", self.host_requests)
         for url in self.seeds:
             yield Request(canonical(url), callback=self.parse, errback=self.on_error,
                           priority=SEED_PRIORITY,
@@ -211,6 +230,8 @@ class TopicSpider(scrapy.Spider):
             return []
         state.observe_urls([link.url for link in links])
         links = [link for link in links if link.url not in self.fetched_urls]
+        if self.scope.active:
+            links = self._in_scope(links)
         urls = [link.url for link in links]
         if self.strategy == "bfs":
             return [self._request(u, 0, response.url, 0.0, None, None) for u in urls
@@ -231,6 +252,20 @@ class TopicSpider(scrapy.Spider):
                                               s.components, s.features))
         self.crawler.stats.inc_value("links/scheduled", len(requests))
         return requests
+
+    def _in_scope(self, links: list) -> list:
+        """The links inside the crawl's scope; the others are counted by reason
+        (``scope/links_dropped/<reason>``) and never scored."""
+        scope, stats, kept = self.scope, self.crawler.stats, []
+        for link in links:
+            why = scope.refusal(link.url)
+            if why is None and scope.capped(host_name(link.url), self.host_requests):
+                why = "host cap"
+            if why is None:
+                kept.append(link)
+            else:
+                stats.inc_value(f"scope/links_dropped/{why}")
+        return kept
 
     def _enqueue(self, url: str, priority: int) -> bool:
         """New URL, or one queued before with a priority this one beats (an upgrade)."""

@@ -1,0 +1,49 @@
+"""The crawl's scope (crawler/scope.py): allowed domains, URL patterns, the per-host cap."""
+import pytest
+
+from crawler.scope import Scope, parse_domains
+
+SEEDS = ["http://www.nengyuan.test/", "https://Shop.Example.org:8080/a/"]
+
+
+def test_domains_from_names_and_seeds():
+    assert parse_domains("Example.org, b.test.,", SEEDS) == ["example.org", "b.test"]
+    assert parse_domains("seeds", SEEDS) == ["www.nengyuan.test", "shop.example.org"]
+    assert parse_domains(None, SEEDS) == [] and parse_domains("", SEEDS) == []
+    for bad in ("http://example.org/", "example.org/path", "example.org:80", "a b"):
+        with pytest.raises(ValueError, match="allowed_domains"):
+            parse_domains(bad, SEEDS)
+
+
+def test_domain_rule_is_scrapys_subdomain_rule():
+    scope = Scope(("example.org",))
+    assert scope.refusal("http://example.org/x") is None
+    assert scope.refusal("http://www.example.org/x") is None
+    assert scope.refusal("http://badexample.org/x") == "offsite"
+    assert scope.refusal("http://example.org.evil.test/") == "offsite"
+    assert Scope().refusal("http://anything.test/") is None and not Scope().active
+
+
+def test_patterns_from_settings():
+    scope = Scope.from_settings({"URL_INCLUDE": r"/wiki/ /docs/", "URL_EXCLUDE": [r"[?&]page=\d"]})
+    assert scope.active
+    assert scope.refusal("http://a.test/wiki/Solar_power") is None
+    assert scope.refusal("http://a.test/docs/x?page=2") == "excluded"
+    assert scope.refusal("http://a.test/blog/x") == "not included"
+    assert "include /wiki/ /docs/" in scope.describe()
+
+
+def test_bad_settings_name_the_setting():
+    with pytest.raises(ValueError, match="URL_EXCLUDE.*bad regular expression"):
+        Scope.from_settings({"URL_EXCLUDE": "([unclosed"})
+    for bad in ("-1", "many", "2.5"):
+        with pytest.raises(ValueError, match="MAX_PAGES_PER_HOST"):
+            Scope.from_settings({"MAX_PAGES_PER_HOST": bad})
+
+
+def test_host_cap():
+    scope = Scope.from_settings({"MAX_PAGES_PER_HOST": "2"})
+    counts = {"a.test": 2, "b.test": 1}
+    assert scope.capped("a.test", counts) and not scope.capped("b.test", counts)
+    assert not scope.capped("c.test", counts)
+    assert not Scope().capped("a.test", {"a.test": 10 ** 6})
