@@ -13,7 +13,8 @@
 ``learned_share.json``            the link score's self-tuning share of the learned model
 ``inlinks.json``                  per URL: judged pages linking it, sum of their parent values
 ``discovered.txt``                URLs already counted in the S1 weight statistics
-``threshold.json``                the automatic threshold and the judged pages' scores
+``threshold.json``                the automatic threshold and the judged pages' scores (binned
+                                  beyond 2,000)
 ``topic.json``                    which topic the state belongs to
 ================================  ===========================================================
 """
@@ -144,7 +145,7 @@ class CrawlState:
             change = self.auto_threshold.observe(relevance.score)
             if change is not None:
                 log.info("relevance threshold %.3f -> %.3f (%d judged pages; %s)",
-                         model.threshold, change.value, len(self.auto_threshold.scores),
+                         model.threshold, change.value, self.auto_threshold.judged,
                          change.reason)
                 self.set_threshold(change.value)
         return relevance, learnt

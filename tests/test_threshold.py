@@ -154,3 +154,28 @@ def test_binned_density_of_a_long_crawl_matches_the_exact_one(monkeypatch):
     exact = valley_threshold(scores, 0.2)
     assert binned.value == exact.value and binned.peaks == exact.peaks
     assert binned.ratio == pytest.approx(exact.ratio, abs=0.01)
+
+
+def test_a_long_crawl_keeps_counts_not_scores_and_round_trips(tmp_path):
+    from crawler.relevance.threshold import BIN_ABOVE
+
+    scores = mixture(3000, 0.05, 2000, 0.16, seed=5)
+    auto, kept = AutoThreshold(0.2), AutoThreshold(0.2)
+    for s in scores:
+        auto.observe(s)
+    assert auto.judged == len(scores) and auto.scores == [] and auto.counts.sum() == len(scores)
+    # the same decision as the rule on every score at once
+    assert auto.value == valley_threshold(scores, 0.2).value < 0.2
+    data = json.loads(json.dumps(auto.to_dict()))
+    assert "scores" not in data and len(data["bins"]["counts"]) <= 1000
+    kept.load(data)
+    assert kept.judged == auto.judged and kept.value == auto.value
+    assert (kept.counts == auto.counts).all() and kept.estimate() == auto.estimate()
+    # a version-1 file (every score) of a long crawl is read into counts
+    old = AutoThreshold(0.2)
+    old.load({"version": 1, "base": 0.2, "value": auto.value, "scores": scores.tolist()})
+    assert old.judged == len(scores) > BIN_ABOVE and old.estimate().value == auto.value
+    for bad in ({**data, "bins": {"width": 0.01, "counts": {}}},
+                {**data, "bins": {"width": 0.001, "counts": {"1000": 3}}}):
+        with pytest.raises(ValueError):
+            AutoThreshold(0.2).load(bad)

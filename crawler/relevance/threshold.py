@@ -41,6 +41,7 @@ FLOOR = 0.5         # never below FLOOR x the default threshold
 GRID = np.arange(0.0, 1.0 + 1e-9, 0.005)
 BIN_ABOVE = 2000    # more scores than this are binned before the density estimate
 BIN_WIDTH = 0.001
+N_BINS = int(round(1 / BIN_WIDTH))
 
 
 @dataclass(frozen=True)
@@ -52,21 +53,41 @@ class ThresholdEstimate:
     ratio: float | None = None
 
 
+def _bin_index(scores: Sequence[float] | np.ndarray) -> np.ndarray:
+    return np.clip((np.asarray(scores, dtype=float) * N_BINS).astype(np.int64), 0, N_BINS - 1)
+
+
+def score_histogram(scores: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Counts of ``scores`` (in [0, 1]; 1 goes to the last bin) on bins of :data:`BIN_WIDTH`."""
+    return np.bincount(_bin_index(scores), minlength=N_BINS)
+
+
+def binned_density(counts: np.ndarray, bandwidth: float = BANDWIDTH) -> np.ndarray:
+    """Gaussian kernel density on :data:`GRID` of scores given as :func:`score_histogram`
+    counts: one kernel per used bin, at its centre, weighted by its count."""
+    from scipy.stats import gaussian_kde
+
+    used = np.flatnonzero(counts)
+    centres, weights = (used + 0.5) * BIN_WIDTH, counts[used].astype(float)
+    mean = float(np.average(centres, weights=weights))
+    spread = float(np.sqrt(np.average((centres - mean) ** 2, weights=weights)))
+    if len(used) < 2 or spread <= 0:
+        return np.exp(-0.5 * ((GRID - mean) / bandwidth) ** 2)
+    return gaussian_kde(centres, bw_method=bandwidth / spread, weights=weights)(GRID)
+
+
 def score_density(scores: np.ndarray, bandwidth: float = BANDWIDTH) -> np.ndarray:
     """Gaussian kernel density of ``scores`` on :data:`GRID` (``bandwidth`` in score units).
     Beyond :data:`BIN_ABOVE` scores the kernels sit on bins of :data:`BIN_WIDTH` weighted by
-    their counts, so a check costs the same at any crawl length."""
+    their counts (:func:`binned_density`), so a check costs the same at any crawl length."""
     from scipy.stats import gaussian_kde
 
+    if len(scores) > BIN_ABOVE:
+        return binned_density(score_histogram(scores), bandwidth)
     spread = float(scores.std())
     if spread <= 0:
         return np.exp(-0.5 * ((GRID - scores[0]) / bandwidth) ** 2)
-    if len(scores) <= BIN_ABOVE:
-        return gaussian_kde(scores, bw_method=bandwidth / spread)(GRID)
-    counts, edges = np.histogram(scores, bins=int(round(1 / BIN_WIDTH)), range=(0.0, 1.0))
-    used = counts > 0
-    centres = (edges[:-1] + edges[1:])[used] / 2
-    return gaussian_kde(centres, bw_method=bandwidth / spread, weights=counts[used])(GRID)
+    return gaussian_kde(scores, bw_method=bandwidth / spread)(GRID)
 
 
 def valley_threshold(scores: Sequence[float], default: float, *, bandwidth: float = BANDWIDTH,
@@ -78,7 +99,23 @@ def valley_threshold(scores: Sequence[float], default: float, *, bandwidth: floa
     s = s[np.isfinite(s)]
     if len(s) < min_pages:
         return ThresholdEstimate(default, f"{len(s)} judged pages (< {min_pages})")
-    d = score_density(np.clip(s, 0.0, 1.0), bandwidth)
+    return _valley(score_density(np.clip(s, 0.0, 1.0), bandwidth), default, bandwidth,
+                   min_ratio, floor)
+
+
+def binned_valley_threshold(counts: np.ndarray, default: float, *,
+                            bandwidth: float = BANDWIDTH, min_pages: int = MIN_PAGES,
+                            min_ratio: float = MIN_RATIO, floor: float = FLOOR
+                            ) -> ThresholdEstimate:
+    """:func:`valley_threshold` of scores kept as :func:`score_histogram` counts."""
+    n = int(counts.sum())
+    if n < min_pages:
+        return ThresholdEstimate(default, f"{n} judged pages (< {min_pages})")
+    return _valley(binned_density(counts, bandwidth), default, bandwidth, min_ratio, floor)
+
+
+def _valley(d: np.ndarray, default: float, bandwidth: float, min_ratio: float,
+            floor: float) -> ThresholdEstimate:
     inner = np.flatnonzero((d[1:-1] >= d[:-2]) & (d[1:-1] > d[2:])) + 1
     if not len(inner):          # the density peaks at an end of the grid (all scores 0 or 1)
         return ThresholdEstimate(default, "one mode")
@@ -103,41 +140,82 @@ def valley_threshold(scores: Sequence[float], default: float, *, bandwidth: floa
 class AutoThreshold:
     """The threshold of one crawl under :func:`valley_threshold`: the scores of the judged
     pages, re-estimated every ``every`` pages from :data:`MIN_PAGES` on.  ``base`` is the
-    default threshold the rule may lower."""
+    default threshold the rule may lower.  The first :data:`BIN_ABOVE` scores are kept as
+    they are, later ones only as :func:`score_histogram` counts, so the state stays small
+    however long the crawl."""
 
     def __init__(self, base: float, every: int = 100):
         self.base, self.every = float(base), int(every)
         self.value = self.base
-        self.scores: list[float] = []
+        self.judged = 0
+        self.scores: list[float] = []          # until BIN_ABOVE scores
+        self.counts: np.ndarray | None = None  # from then on
         self.last: ThresholdEstimate | None = None
+
+    def _add(self, score: float) -> None:
+        self.judged += 1
+        if self.counts is None:
+            self.scores.append(round(float(score), 4))
+            if len(self.scores) > BIN_ABOVE:
+                self.counts, self.scores = score_histogram(np.asarray(self.scores)), []
+        elif np.isfinite(score):
+            self.counts[_bin_index(round(float(score), 4))] += 1
+
+    def estimate(self) -> ThresholdEstimate:
+        """The rule on the scores recorded so far."""
+        if self.counts is not None:
+            return binned_valley_threshold(self.counts, self.base)
+        return valley_threshold(self.scores, self.base)
 
     def observe(self, score: float) -> ThresholdEstimate | None:
         """Record one judged page's score; returns the new estimate when the threshold
         changes, else None."""
-        self.scores.append(round(float(score), 4))
-        n = len(self.scores)
+        self._add(score)
+        n = self.judged
         if n < MIN_PAGES or (n - MIN_PAGES) % self.every:
             return None
-        self.last = valley_threshold(self.scores, self.base)
+        self.last = self.estimate()
         if self.last.value == self.value:
             return None
         self.value = self.last.value
         return self.last
 
     def to_dict(self) -> dict:
-        return {"version": 1, "base": self.base, "value": self.value, "scores": self.scores}
+        out = {"version": 2, "base": self.base, "value": self.value, "judged": self.judged}
+        if self.counts is None:
+            out["scores"] = self.scores
+        else:       # sparse: bin index -> count
+            used = np.flatnonzero(self.counts)
+            out["bins"] = {"width": BIN_WIDTH,
+                           "counts": dict(zip(map(str, used.tolist()),
+                                              self.counts[used].tolist()))}
+        return out
 
     def load(self, data: dict) -> None:
-        """Take back :meth:`to_dict` (a resumed crawl keeps its threshold and its scores);
-        raises ``ValueError`` on anything else.  Saved under another base threshold, the
-        scores are kept and the threshold re-estimated at the next check."""
+        """Take back :meth:`to_dict` (a resumed crawl keeps its threshold and its scores;
+        version 1, a list of every score, is read too); raises ``ValueError`` on anything
+        else.  Saved under another base threshold, the scores are kept and the threshold
+        re-estimated at the next check."""
         try:
-            if data.get("version") != 1:
-                raise ValueError(f"unsupported version {data.get('version')!r}")
-            scores = [float(x) for x in data["scores"]]
+            version = data.get("version")
+            if version not in (1, 2):
+                raise ValueError(f"unsupported version {version!r}")
             base, value = float(data["base"]), float(data["value"])
-        except (KeyError, TypeError, AttributeError) as err:
+            counts = None
+            if "bins" in data:
+                if float(data["bins"]["width"]) != BIN_WIDTH:
+                    raise ValueError(f"bin width {data['bins']['width']!r}, not {BIN_WIDTH}")
+                counts = np.zeros(N_BINS, dtype=np.int64)
+                for key, count in data["bins"]["counts"].items():
+                    counts[int(key)] = int(count)       # IndexError for a bin out of range
+                scores: list[float] = []
+            else:
+                scores = [float(x) for x in data["scores"]]
+            judged = int(data.get("judged", len(scores)))
+        except (KeyError, TypeError, AttributeError, IndexError) as err:
             raise ValueError(f"not an automatic threshold: {err!r}") from err
-        self.scores = scores
+        if counts is None and len(scores) > BIN_ABOVE:      # a version-1 file of a long crawl
+            counts, scores = score_histogram(np.clip(scores, 0.0, 1.0)), []
+        self.scores, self.counts, self.judged = scores, counts, judged
         if base == self.base and 0.0 <= value <= self.base:
             self.value = value
