@@ -2,7 +2,8 @@
 
     python bench/crawl.py --web ../shared/testweb/wikischools \\
         --topic settings/topics/science.toml=subject.Science [--topic T=PREFIX ...] \\
-        [--budgets 250,500,1000,2000] [--strategies bfs,parent,focused]
+        [--budgets 250,500,1000,2000] [--strategies bfs,parent,focused] \\
+        [--set RELEVANCE_AUTO_THRESHOLD=False ...]
 
 For every topic, the same seeds (the web's seeds.txt) and budget: breadth-first, best-first on
 the parent page's relevance (as judged by our relevance pipeline) and the full focused crawler.
@@ -13,6 +14,7 @@ in the same run.  Each crawl runs in its own process with a fresh state; the web
 one proxy in this process.  The machine's speed drifts by 10% and more within a run of the
 benchmark, so a fetch-only crawl runs right before every topic's crawls and each full-pipeline
 rate is compared with that one (``--fetch-only once``: one fetch-only crawl for all).
+``--set`` passes a Scrapy setting to the topic crawls (not to the fetch-only one).
 """
 from __future__ import annotations
 
@@ -66,12 +68,13 @@ def measure(rows: list[dict], web, prefix: str, budgets: list[int]) -> dict:
 
 
 def crawl(topic: Path, seeds: list[str], strategy: str, budget: int, proxy: str,
-          workdir: Path, spider: str = "topic") -> tuple[Path, dict]:
+          workdir: Path, spider: str = "topic", extra: dict | None = None
+          ) -> tuple[Path, dict]:
     out = workdir / f"{topic.stem}-{strategy}"
     shutil.rmtree(out, ignore_errors=True)
     settings = dict(FAST_LOCAL, CORPUS_DIR=str(out / "corpus"), STATE_DIR=str(out / "state"),
                     CLOSESPIDER_PAGECOUNT=str(budget + 20), LOG_LEVEL="INFO",
-                    STALL_TIMEOUT="60")
+                    STALL_TIMEOUT="60", **(extra or {}))
     started = time.time()
     if spider == "fetchonly":
         settings = dict(FAST_LOCAL, CLOSESPIDER_PAGECOUNT=str(budget), LOG_LEVEL="INFO")
@@ -96,7 +99,8 @@ def crawl(topic: Path, seeds: list[str], strategy: str, budget: int, proxy: str,
     return out, {"elapsed": summary.get("elapsed_time_seconds") or time.time() - started,
                  "responses": summary.get("fetch/responses", 0),
                  "documents": summary.get("corpus/documents", 0),
-                 "stop": summary.get("crawl/stop_reason")}
+                 "stop": summary.get("crawl/stop_reason"),
+                 "threshold": summary.get("relevance/threshold")}
 
 
 def _stat(text: str, key: str) -> float | None:
@@ -121,7 +125,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "crawl.json"))
     ap.add_argument("--fetch-only", choices=("paired", "once"), default="paired",
                     help="a fetch-only crawl before every topic (default) or once")
+    ap.add_argument("--set", action="append", default=[], metavar="SETTING=VALUE",
+                    help="a Scrapy setting for the topic crawls, e.g. "
+                         "RELEVANCE_AUTO_THRESHOLD=False (repeatable)")
     args = ap.parse_args(argv)
+    extra = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            ap.error(f"--set {item!r}: expected SETTING=VALUE")
+        extra[key.strip()] = value
     budgets = [int(b) for b in args.budgets.split(",")]
     topics = []
     for spec in args.topic or [f"{ROOT}/settings/topics/{k}.toml={v}"
@@ -131,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     strategies = args.strategies.split(",")
     web = load_web(args.web)
     workdir = Path(args.workdir or tempfile.mkdtemp(prefix="crawlbench-"))
-    report = {"web": args.web, "budgets": budgets, "topics": {}}
+    report = {"web": args.web, "budgets": budgets, "settings": extra, "topics": {}}
     with serve_in_thread(web) as server:
         print(f"serving {len(web.records)} URLs at {server.proxy_url}; work dir {workdir}",
               file=sys.stderr)
@@ -145,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             for strategy in strategies:
                 print(f"crawling {topic.stem} ({strategy}) ...", file=sys.stderr, flush=True)
                 out, run = crawl(topic, web.seeds, strategy, max(budgets), server.proxy_url,
-                                 workdir)
+                                 workdir, extra=extra)
                 result = measure(fetches(out / "corpus" / "crawl-log.jsonl"), web, prefix,
                                  budgets)
                 result["run"] = run
@@ -171,11 +184,13 @@ def _print(report: dict, budgets: list[int], strategies: list[str]) -> None:
         print(f"| {name} ({any_run['targets']}) | " + " | ".join(cells) + " |")
     print("\nRelevance filter on the fetched pages of the focused crawl (P / R / F1, pages "
           "judged):\n")
-    print("| topic | precision | recall | F1 | judged |\n|---|---|---|---|---|")
+    print("| topic | precision | recall | F1 | judged | final threshold |\n"
+          "|---|---|---|---|---|---|")
     for name, runs in report["topics"].items():
-        f = runs.get("focused", runs[strategies[0]])["filter"]
+        run = runs.get("focused", runs[strategies[0]])
+        f, eta = run["filter"], run["run"].get("threshold")
         print(f"| {name} | {f['precision']:.3f} | {f['recall']:.3f} | {f['f1']:.3f} | "
-              f"{f['judged']} |")
+              f"{f['judged']} | {'-' if eta is None else f'{eta:.3f}'} |")
     print("\nThroughput over loopback (one crawl process; fetch-only: no extraction, no "
           "scoring, run just before the topic's crawls):\n")
     print("| topic | fetch-only pages/s | full pipeline responses | seconds | pages/s | "
