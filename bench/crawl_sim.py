@@ -121,7 +121,7 @@ class SimulatedCrawl:
         scorer, traps = self.state.scorer, self.state.traps
         while self.queue:
             neg, _, url, meta = heapq.heappop(self.queue)
-            if url in self.fetched:
+            if url in self.fetched or rescorable(meta) and traps.factor(url) == 0.0:
                 continue
             if not head_rescore_due(meta, scorer.learner.seen):
                 return url, meta

@@ -192,10 +192,16 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         if scorer is not None and reprioritize_due(
                 scorer.learner.seen - getattr(self, "_reprioritized_at", 0), len(self)):
             self._reprioritize(scorer, traps)
-        for _ in range(self.MAX_ROUNDS):
+        rounds = 0
+        while rounds < self.MAX_ROUNDS:
             request = super().pop()
             if request is None or scorer is None:
                 return request
+            if rescorable(request.meta) and traps.factor(request.url) == 0.0:
+                # a focused-crawl link whose URL template was refused since it was queued
+                self.crawler.stats.inc_value("frontier/dropped_trap")
+                continue
+            rounds += 1
             if not head_rescore_due(request.meta, scorer.learner.seen):
                 return request
             new = rescore_queued(scorer, traps, [(request.url, request.meta)])[0]

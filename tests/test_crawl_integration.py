@@ -206,3 +206,28 @@ def test_seed_outside_the_scope_fails_fast(demo, tmp_path):
     text = (tmp_path / "l").read_text(encoding="utf-8")
     assert result.returncode != 0
     assert "outside the crawl's scope (not included" in text
+
+
+def test_traps_end_instead_of_taking_the_budget(tmp_path):
+    """The generated trap web (crawler/demo/trapweb.py): 32 posts inside a 720-month calendar,
+    400 listing pages, a print/ loop and session ids; no page cap."""
+    from crawler.demo import trapweb
+
+    trapweb.build(tmp_path / "web")
+    web = load_web(tmp_path / "web")
+    with serve_in_thread(web) as server:
+        conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"),
+                    STATE_DIR=str(tmp_path / "state"), STALL_TIMEOUT="60")
+        result = run_crawl(tmp_path / "web" / "topic.toml", web.seeds, conf,
+                           proxy=server.proxy_url, log_file=tmp_path / "l", timeout=600)
+    text = (tmp_path / "l").read_text(encoding="utf-8")
+    assert result.returncode == 0, text[-3000:]
+    rows = [r for r in _log(tmp_path) if not r.get("robots")]
+    fetched = {r["final_url"] for r in rows}
+    energy = {u for u in web.labels if web.on_topic(u, "subject.Energy")}
+    assert energy <= fetched                                   # every post found
+    assert len(rows) < 0.3 * len(web.records), len(rows)       # most of the traps left alone
+    assert not any("sessionid" in u or "print/print/print/" in u for u in fetched)
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert "frontier empty" in summary["crawl/stop_reason"]
+    assert summary["links/refused_trap"] > 0

@@ -119,6 +119,35 @@ def test_trap_templates_and_repeated_segments():
     assert traps.factor("http://w.test/new/1") == 1.0   # too few samples to judge
 
 
+def test_a_long_run_of_misses_refuses_a_template_for_this_run_only(tmp_path):
+    traps = TrapDetector()
+    for k in range(40):                                     # overall rate about 0.5
+        traps.record(f"http://w.test/article/{k}", accepted=k % 2 == 0)
+    cal = "http://w.test/calendar/{}/01/"
+    for year in (2023, 2024):                               # the productive months
+        traps.record(cal.format(year), accepted=True)
+    for year in range(1990, 2009):                          # 19 empty ones in a row
+        traps.record(cal.format(year), accepted=False)
+    assert 0.0 < traps.factor(cal.format(1980))             # below refuse_after
+    traps.record(cal.format(1989), accepted=False)          # 20: 0.5**20 is far below 0.01
+    assert traps.factor(cal.format(1980)) == 0.0
+    traps.record(cal.format(2025), accepted=True)           # a hit ends the run
+    assert traps.factor(cal.format(1980)) > 0.0
+    for year in range(1960, 1980):
+        traps.record(cal.format(year), accepted=False)
+    assert traps.factor(cal.format(1950)) == 0.0
+    # at a low overall rate the same run is not unlikely: kept, only ranked down
+    sparse = TrapDetector()
+    for k in range(400):
+        sparse.record(f"http://w.test/article/{k}", accepted=k % 50 == 0)
+    for year in range(1990, 2030):
+        sparse.record(cal.format(year), accepted=False)
+    assert 0.0 < sparse.factor(cal.format(1980)) < 1.0
+    # the runs are not saved: the next run gives the template a fresh start
+    traps.save(tmp_path / "traps.json")
+    assert TrapDetector.load(tmp_path / "traps.json").factor(cal.format(1950)) > 0.0
+
+
 def test_shards_are_published_atomically_and_recovered(tmp_path):
     writer = ShardWriter(tmp_path, docs_per_shard=2)
     writer.write({"n": 1})

@@ -1236,7 +1236,7 @@ def build_responses() -> list[Response]:
 
 def http_headers(resp: Response, i: int) -> list[tuple[str, str]]:
     host = "http://" + resp.url.split("/", 3)[2]
-    headers = [("Date", httpdate(i)), ("Server", SERVERS[host])]
+    headers = [("Date", httpdate(i)), ("Server", SERVERS.get(host, "nginx/1.24.0"))]
     if resp.status == 200:
         headers.append(("Last-Modified", format_datetime(START - timedelta(days=30 + i % 11), usegmt=True)))
     if resp.location:
