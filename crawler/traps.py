@@ -6,11 +6,14 @@
   its link factor follows its yield of accepted pages, so a template that yields nothing
   fades out while a productive one (``/article/#``) keeps full weight.
   A template whose last ``refuse_after`` or more fetches in a row yielded nothing is refused
-  outright (factor 0, its queued links dropped at the head of the queue) when such a run of
-  misses has probability below ``refuse_p`` at the crawl's overall acceptance rate [ours]: the
-  far ends of an endless calendar or pagination then stop taking whatever budget the crawl
-  has left, after the productive months or pages at their start.  The runs are not saved: a
-  new run gives every template a fresh start (today's page 1 of a listing is worth a look).
+  (factor 0, its queued links dropped at the head of the queue) when such a run of misses has
+  probability below ``refuse_p`` at the crawl's overall acceptance rate [ours]: the far ends
+  of an endless calendar or pagination then stop taking whatever budget the crawl has left,
+  after the productive months or pages at their start.  The refusal lasts ``retry_after``
+  fetches of the crawl; then the template is on probation (its run set to half of
+  ``refuse_after``), so a family of URLs that held the topic after all (numbered articles of a
+  general site) can come back through links found meanwhile.  The runs are not saved: a new
+  run gives every template a fresh start (today's page 1 of a listing is worth a look).
 * Repeated path segments (``/a/b/a/b/a/``) and very deep paths are refused outright.
 * Session ids are removed by URL canonicalisation (``links.canonical``).
 """
@@ -47,14 +50,16 @@ def repeated_segments(url: str) -> bool:
 
 
 class TrapDetector:
-    def __init__(self, min_samples: int = 8, refuse_after: int = 20, refuse_p: float = 0.01):
+    def __init__(self, min_samples: int = 8, refuse_after: int = 20, refuse_p: float = 0.01,
+                 retry_after: int = 200):
         self.min_samples = min_samples
-        self.refuse_after, self.refuse_p = refuse_after, refuse_p
+        self.refuse_after, self.refuse_p, self.retry_after = refuse_after, refuse_p, retry_after
         self.fetched: Counter[str] = Counter()
         self.accepted: Counter[str] = Counter()
         # sums of ``fetched`` and ``accepted`` over all templates, kept up to date by record
         self.fetched_total = self.accepted_total = 0
         self.misses: Counter[str] = Counter()    # current run of unaccepted fetches
+        self.refused: dict[str, int] = {}        # template -> fetched_total when refused
 
     def record(self, url: str, accepted: bool) -> None:
         key = template(url)
@@ -64,8 +69,16 @@ class TrapDetector:
             self.accepted[key] += 1
             self.accepted_total += 1
             self.misses.pop(key, None)
+            self.refused.pop(key, None)
         else:
             self.misses[key] += 1
+            if key not in self.refused and self._unlikely(self.misses[key]):
+                self.refused[key] = self.fetched_total
+
+    def _unlikely(self, run: int) -> bool:
+        """A run of ``run`` misses has probability below ``refuse_p`` at the overall rate."""
+        overall = (self.accepted_total + 1.0) / (self.fetched_total + 2.0)
+        return run >= self.refuse_after and (1.0 - overall) ** run < self.refuse_p
 
     def factor(self, url: str) -> float:
         """Multiplier in [0, 1] for a link's score (0: never request)."""
@@ -75,10 +88,13 @@ class TrapDetector:
         n = self.fetched.get(key, 0)
         if n < self.min_samples:
             return 1.0
+        since = self.refused.get(key)
+        if since is not None:
+            if self.fetched_total - since < self.retry_after:
+                return 0.0      # a run of misses that would be unlikely at the overall rate
+            del self.refused[key]                   # probation
+            self.misses[key] = self.refuse_after // 2
         overall = (self.accepted_total + 1.0) / (self.fetched_total + 2.0)
-        run = self.misses.get(key, 0)
-        if run >= self.refuse_after and (1.0 - overall) ** run < self.refuse_p:
-            return 0.0          # this run of misses would be unlikely at the overall rate
         rate = (self.accepted.get(key, 0) + 0.5) / (n + 1.0)
         return float(min(1.0, rate / max(overall, 1e-6)))
 

@@ -136,6 +136,16 @@ def test_a_long_run_of_misses_refuses_a_template_for_this_run_only(tmp_path):
     for year in range(1960, 1980):
         traps.record(cal.format(year), accepted=False)
     assert traps.factor(cal.format(1950)) == 0.0
+    for k in range(traps.retry_after - 1):                 # refused for retry_after fetches
+        traps.record(f"http://w.test/article/{k}", accepted=k % 2 == 0)
+    assert traps.factor(cal.format(1950)) == 0.0
+    traps.record("http://w.test/article/x", accepted=True)
+    assert traps.factor(cal.format(1950)) > 0.0             # probation: half a run to go
+    for year in range(1940, 1949):
+        traps.record(cal.format(year), accepted=False)
+    assert traps.factor(cal.format(1930)) > 0.0
+    traps.record(cal.format(1949), accepted=False)
+    assert traps.factor(cal.format(1930)) == 0.0
     # at a low overall rate the same run is not unlikely: kept, only ranked down
     sparse = TrapDetector()
     for k in range(400):
