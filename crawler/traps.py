@@ -14,7 +14,8 @@
   ``refuse_after``), so a family of URLs that held the topic after all (numbered articles of a
   general site) can come back through links found meanwhile.  The runs are not saved: a new
   run gives every template a fresh start (today's page 1 of a listing is worth a look).
-* Repeated path segments (``/a/b/a/b/a/``) and very deep paths are refused outright.
+* Repeated path segments (``/a/b/a/b/a/``, ``/post/print/print/``) and very deep paths are
+  refused outright.
 * Session ids are removed by URL canonicalisation (``links.canonical``).
 """
 from __future__ import annotations
@@ -39,11 +40,16 @@ def template(url: str) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def repeated_segments(url: str) -> bool:
+    """A path that loops: deeper than :data:`MAX_SEGMENTS`, a segment three times, a pair of
+    segments twice, or a non-numeric segment twice in a row (``/post/print/print/``: a relative
+    link on the page it leads to; ``/2006/01/01/`` is a date)."""
     segments = [s for s in urlsplit(url).path.split("/") if s]
     if len(segments) > MAX_SEGMENTS:
         return True
     counts = Counter(segments)
     if counts and counts.most_common(1)[0][1] >= 3:
+        return True
+    if any(a == b and not a.isdigit() for a, b in zip(segments, segments[1:])):
         return True
     pairs = Counter(zip(segments, segments[1:]))
     return bool(pairs) and pairs.most_common(1)[0][1] >= 2

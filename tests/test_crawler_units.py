@@ -109,6 +109,9 @@ def test_trap_templates_and_repeated_segments():
     assert template("http://w.test/events/2006/05/17/") == "w.test/events/#/#/#/?"
     assert repeated_segments("http://a.test/a/b/a/b/a/b/")
     assert not repeated_segments("http://a.test/wp/a/Atom.htm")
+    assert repeated_segments("http://a.test/posts/solar/print/print/")
+    assert not repeated_segments("http://a.test/posts/solar/print/")
+    assert not repeated_segments("http://a.test/events/2006/01/01/")     # a date
     traps = TrapDetector(min_samples=8)
     for day in range(1, 20):
         traps.record(f"http://w.test/events/2006/05/{day:02d}/", accepted=False)
