@@ -41,10 +41,12 @@ from crawler.frontier import (
 from crawler.links import canonical, extract_links
 from crawler.relevance.topic import load_topic
 from crawler.robots_meta import robots_directives
+from crawler.settings import FEATURE_LEARN_FROM as LEARN_FROM
 from crawler.settings import RELEVANCE_AUTO_THRESHOLD as AUTO_THRESHOLD
 from crawler.spiders.topic import SEED_PRIORITY
 from crawler.state import CrawlState
 from crawler.testweb.archive import Record, WebArchive, load_web
+from crawler.traps import leads_elsewhere
 from extraction import ParseError, extract_document, parse
 
 
@@ -92,13 +94,13 @@ class SimulatedCrawl:
     """One focused crawl of ``web`` for ``topic``, one fetch at a time."""
 
     def __init__(self, web: WebArchive, topic_path: str, seeds: list[str], shuffle: int = 0,
-                 auto_threshold: bool = AUTO_THRESHOLD):
+                 auto_threshold: bool = AUTO_THRESHOLD, learn_from: str = LEARN_FROM):
         self.web = web
         # ties between equal priorities: FIFO as in Scrapy, or a seeded random order
         self.tie = itertools.count().__next__ if not shuffle else random.Random(shuffle).random
         self._state_dir = tempfile.TemporaryDirectory(prefix="sim-state-")  # removed with us
         self.state = CrawlState.open(self._state_dir.name, load_topic(topic_path),
-                                     auto_threshold=auto_threshold)
+                                     auto_threshold=auto_threshold, learn_from=learn_from)
         self.queue: list = []
         self.best: dict[str, int] = {}
         self.fetched: set[str] = set()
@@ -188,7 +190,9 @@ class SimulatedCrawl:
         """The item pipelines, then the spider's feedback and link scoring."""
         state = self.state
         extraction = extract_document(doc, method="auto")
-        relevance, _ = state.judge_relevance(doc, extraction.text, final)
+        relevance, page = state.judge_relevance(doc, extraction.text, final)
+        if state.learn_from == "relevant":      # as the pipelines do
+            state.learn(page, relevance)
         on_topic = relevance.relevant and bool(extraction.text)
         accepted = hub = False
         if on_topic:
@@ -198,15 +202,19 @@ class SimulatedCrawl:
             if refused is None:
                 state.dedup.add(final, extraction.text, minhash)
                 accepted = True
+                if state.learn_from == "written":
+                    state.learn(page, relevance)
             hub = refused is not None and refused[0] == "corpus/hub"
         row.update(relevance=relevance.score, on_topic=on_topic, accepted=accepted)
-        self._judged(meta, final, accepted or hub, on_topic)   # as the spider does
-        if "nofollow" in robots:
-            return
-        links = [link for link in extract_links(doc, final, extraction.nodes)
-                 if not link.nofollow]
-        state.observe_urls([link.url for link in links])
-        links = [link for link in links if link.url not in self.fetched]
+        links = []
+        if "nofollow" not in robots:
+            links = [link for link in extract_links(doc, final, extraction.nodes)
+                     if not link.nofollow]
+        if links:
+            state.observe_urls([link.url for link in links])
+            links = [link for link in links if link.url not in self.fetched]
+        useful_hub = hub and leads_elsewhere(final, links, self.best)   # as the spider does
+        self._judged(meta, final, accepted or useful_hub, on_topic)
         if not links:
             return
         urls = [link.url for link in links]
@@ -223,8 +231,8 @@ class SimulatedCrawl:
 
 
 def simulate(web: WebArchive, topic_path: str, budget: int, shuffle: int = 0,
-             auto_threshold: bool = AUTO_THRESHOLD) -> list[dict]:
-    crawl = SimulatedCrawl(web, topic_path, web.seeds, shuffle, auto_threshold)
+             auto_threshold: bool = AUTO_THRESHOLD, learn_from: str = LEARN_FROM) -> list[dict]:
+    crawl = SimulatedCrawl(web, topic_path, web.seeds, shuffle, auto_threshold, learn_from)
     while len(crawl.log) < budget and crawl.step():
         pass
     return crawl.log[:budget]
@@ -258,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--auto-threshold", choices=("on", "off"),
                     default="on" if AUTO_THRESHOLD else "off",
                     help="RELEVANCE_AUTO_THRESHOLD (default: the crawler's setting)")
+    ap.add_argument("--learn-from", choices=("written", "relevant"), default=LEARN_FROM,
+                    help="FEATURE_LEARN_FROM (default: the crawler's setting)")
     args = ap.parse_args(argv)
     web = load_web(args.web)
     checkpoints = [int(x) for x in args.checkpoints.split(",") if int(x) <= args.budget]
@@ -270,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
         results = []
         for run in range(args.runs):
             log = simulate(web, path, args.budget, shuffle=run,
-                           auto_threshold=args.auto_threshold == "on")
+                           auto_threshold=args.auto_threshold == "on",
+                           learn_from=args.learn_from)
             results.append(measure(log, targets, checkpoints))
             if args.log and run == 0:
                 out = args.log.with_name(f"{args.log.stem}-{Path(path).stem}{args.log.suffix}") \

@@ -6,7 +6,8 @@ Generates the trap web in a temporary folder, crawls it over loopback from its h
 each strategy (the same process per crawl as ``bench/crawl.py``) and prints, per strategy, the
 recall of the 22 renewable-energy posts at each budget and what the fetches were: posts,
 printer views (the ``print/print/...`` loop), calendar months, listing pages past the last
-post (endless pagination), URLs with a session id, and the rest.
+post (endless pagination), faceted search pages, URLs with a session id, and the rest; the
+number of fetches and of documents written.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from crawl import crawl, fetches, measure  # noqa: E402
 from crawler.demo import trapweb  # noqa: E402
 from crawler.testweb import load_web, serve_in_thread  # noqa: E402
 
-KINDS = ("post", "print view", "calendar", "empty listing", "session id", "other")
+KINDS = ("post", "print view", "calendar", "empty listing", "search facet", "session id", "other")
 LAST_LISTING = -(-len(trapweb.POSTS) // trapweb.PER_PAGE)
 
 
@@ -38,6 +39,8 @@ def kind_of(url: str) -> str:
         return "print view"
     if "/calendar/" in url:
         return "calendar"
+    if "/search/" in url:
+        return "search facet"
     m = re.search(r"/page/(\d+)/", url)
     if m and int(m.group(1)) > LAST_LISTING:
         return "empty listing"
@@ -69,12 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nEnergy posts ({rows[next(iter(rows))][0]['targets']}) fetched, recall at "
           f"{' / '.join(map(str, budgets))} fetches, and the first {max(budgets)} fetches by "
           "kind:\n")
-    print("| strategy | recall | " + " | ".join(KINDS) + " | stop |")
-    print("|---|---|" + "---|" * len(KINDS) + "---|")
+    print("| strategy | recall | " + " | ".join(KINDS) + " | fetches | documents | stop |")
+    print("|---|---|" + "---|" * len(KINDS) + "---|---|---|")
     for strategy, (m, kinds, run) in rows.items():
         recall = " / ".join(f"{m['budgets'][n]['recall']:.2f}" for n in budgets)
         print(f"| {strategy} | {recall} | " + " | ".join(str(kinds[k]) for k in KINDS)
-              + f" | {run.get('stop') or '-'} |")
+              + f" | {m['fetches']} | {run.get('documents')} | {run.get('stop') or '-'} |")
     print(json.dumps({s: dict(k) for s, (_, k, _) in rows.items()}), file=sys.stderr)
     return 0
 

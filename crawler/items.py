@@ -29,6 +29,7 @@ class PageItem:
     hub: bool = False            # on topic, not written: a hub (CORPUS_MAX_LINK_SHARE)
     reason: str | None = None    # why not accepted
     judged: Any = field(default=None, repr=False)  # Deferred fired by the last pipeline
+    analysis: Any = field(default=None, repr=False)  # (PageTerms, Relevance) for the library
 
     def document(self) -> dict[str, Any]:
         """The corpus record (README, "Corpus format")."""

@@ -59,21 +59,32 @@ class ExtractionPipeline(_StatePipeline):
         return item
 
 
+def learn(state, item: PageItem) -> None:
+    """Feed the judged page to the dynamic feature library and log what it accepted (the
+    relevance pipeline calls it with ``FEATURE_LEARN_FROM=relevant``, the writer with
+    ``written``)."""
+    if item.analysis is None:       # not judged by the relevance pipeline
+        return
+    for cand in state.learn(*item.analysis):
+        log.info("topic library: learnt %r (%s, weight %.3f)", cand.term, cand.category,
+                 cand.weight)
+
+
 class RelevancePipeline(_StatePipeline):
     """S2 relevance of the page (tag blocks, TF-IDF, concept substitution, cosine); feeds the
-    IDF statistics and the dynamic feature library."""
+    IDF statistics and, with ``FEATURE_LEARN_FROM=relevant``, the dynamic feature library."""
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         text = item.extraction.text if item.extraction else ""
-        relevance, learnt = self.state.judge_relevance(item.doc, text, item.final_url)
+        relevance, page = self.state.judge_relevance(item.doc, text, item.final_url)
+        item.analysis = (page, relevance)
         item.relevance = relevance.score
         item.relevance_detail = relevance.to_dict()
         item.on_topic = relevance.relevant and bool(text)
         if not item.on_topic:
             item.reason = relevance.reason or ("no main text" if not text else "off topic")
-        for cand in learnt:
-            log.info("topic library: learnt %r (%s, weight %.3f)", cand.term, cand.category,
-                     cand.weight)
+        if self.state.learn_from == "relevant":
+            learn(self.state, item)
         self.crawler.stats.inc_value(f"relevance/{'on' if item.on_topic else 'off'}_topic")
         if self.state.auto_threshold is not None:
             self.crawler.stats.set_value("relevance/threshold", self.state.relevance.threshold)
@@ -101,7 +112,8 @@ class DedupPipeline(_StatePipeline):
 class CorpusWriterPipeline(_StatePipeline):
     """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards: on-topic
     pages that are not duplicates, not ``noindex`` and not hubs (main text more than
-    ``CORPUS_MAX_LINK_SHARE`` link text)."""
+    ``CORPUS_MAX_LINK_SHARE`` link text); with ``FEATURE_LEARN_FROM=written`` (the default)
+    a written page then feeds the dynamic feature library."""
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
@@ -139,6 +151,8 @@ class CorpusWriterPipeline(_StatePipeline):
                 self.writer.write(record)
                 item.accepted = True
                 self.crawler.stats.inc_value("corpus/documents")
+                if self.state.learn_from == "written":
+                    learn(self.state, item)
         finally:
             if item.judged is not None and not item.judged.called:
                 item.judged.callback(item)

@@ -13,6 +13,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           default 0.2 to the valley below a mode of judged pages it cuts
                           (``crawler/relevance/threshold.py``; default True)
 ``FEATURE_AUTO_ACCEPT``   weight above which learnt topic terms are accepted without review
+``FEATURE_LEARN_FROM``    pages the dynamic feature library learns from: ``written`` (default:
+                          the corpus's documents) or ``relevant`` (every page at or above the
+                          threshold, duplicates, hubs and noindex pages included)
 ``RELEVANCE_MIN_CONCEPTS``    cap one topic concept's part of the score at threshold²/N (unset: no cap)
 ``RELEVANCE_CATEGORY_WEIGHTS`` topic-vector weight per feature category, e.g.
                           ``subjects=0.5,judgments=0.5`` (unset: 1.0 each)
@@ -98,6 +101,7 @@ EXTRACTION_METHOD = "auto"
 RELEVANCE_THRESHOLD = None
 RELEVANCE_AUTO_THRESHOLD = True
 FEATURE_AUTO_ACCEPT = 0.1
+FEATURE_LEARN_FROM = "written"
 RELEVANCE_MIN_CONCEPTS = None
 RELEVANCE_CATEGORY_WEIGHTS = None
 CORPUS_SHARD_DOCS = 1000

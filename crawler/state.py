@@ -32,13 +32,14 @@ from .link_scoring import LinkScorer
 from .online import OnlineLogistic
 from .relevance.frequencies import DocumentFrequencies, atomic_write_text
 from .relevance.library import FeatureLibrary
-from .relevance.model import Relevance, RelevanceModel
+from .relevance.model import PageTerms, Relevance, RelevanceModel
 from .relevance.threshold import AutoThreshold
 from .relevance.topic import Topic
 from .traps import TrapDetector
 from .url_similarity import UrlSimilarity, WeightTuner
 
 log = logging.getLogger(__name__)
+LEARN_FROM = ("written", "relevant")
 
 
 @dataclass
@@ -56,18 +57,24 @@ class CrawlState:
     discovered: set[str] = field(default_factory=set)
     sibling_pages: int = 8
     auto_threshold: AutoThreshold | None = None
+    learn_from: str = "written"     # LEARN_FROM: which pages feed the dynamic library
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def open(cls, directory: str | Path, topic: Topic, *, threshold: float | None = None,
              auto_accept: float = 0.1, sibling_pages: int = 8,
              relevance_options: dict[str, Any] | None = None,
-             auto_threshold: bool = False) -> "CrawlState":
+             auto_threshold: bool = False, learn_from: str = "written") -> "CrawlState":
         """Open (or resume) the crawl state in ``directory``; ``relevance_options`` are extra
         keyword options of :class:`~.relevance.model.RelevanceModel` (``min_concepts``,
         ``category_weights``, ...).  ``auto_threshold``: let the judged pages' scores lower
         the default threshold (:mod:`.relevance.threshold`); ignored when ``threshold`` or
-        the topic file sets one."""
+        the topic file sets one.  ``learn_from``: the pages the dynamic feature library learns
+        from, ``written`` (the corpus's documents) or ``relevant`` (every page at or above
+        the threshold, duplicates, hubs and ``noindex`` pages included)."""
+        if learn_from not in LEARN_FROM:
+            raise ValueError(f"FEATURE_LEARN_FROM: expected one of {', '.join(LEARN_FROM)}, "
+                             f"got {learn_from!r}")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         marker = directory / "topic.json"
@@ -111,7 +118,7 @@ class CrawlState:
         state = cls(directory, topic, relevance, library, frequencies, scorer, tuner,
                     TrapDetector.load(directory / "traps.json"),
                     DuplicateIndex.load(directory / "dedup.pickle"),
-                    sibling_pages=sibling_pages)
+                    sibling_pages=sibling_pages, learn_from=learn_from)
         if auto is not None:
             state.auto_threshold = auto
             state.set_threshold(auto.value)     # the value a resumed crawl had reached
@@ -131,16 +138,16 @@ class CrawlState:
                                                    self.tuner.w_dd)
 
     # ------------------------------------------------------------------ judging a page
-    def judge_relevance(self, doc: Any, text: str, url: str) -> tuple[Relevance, list]:
-        """S2 relevance of a parsed page given its main ``text``; the page also feeds the IDF
-        statistics and the dynamic feature library.  Returns the relevance and the terms the
-        library learnt from it (the relevance pipeline's step, shared with the simulation)."""
+    def judge_relevance(self, doc: Any, text: str, url: str) -> tuple[Relevance, PageTerms]:
+        """S2 relevance of a parsed page given its main ``text`` (the relevance pipeline's
+        step, shared with the simulation); the page also feeds the IDF statistics and the
+        automatic threshold.  Returns the relevance and the analysed page, which the caller
+        passes to :meth:`learn` when ``learn_from`` says so: at once (``relevant``; the
+        library skips pages below the threshold) or once the page is written (``written``)."""
         model = self.relevance
         page = model.analyse(doc, text, url)
         self.frequencies.add(page.terms)
         relevance = model.score_page(page)
-        learnt = self.library.observe(page, relevance, model.vector,
-                                      self.frequencies.idf_many)
         if self.auto_threshold is not None and not relevance.reason:
             change = self.auto_threshold.observe(relevance.score)
             if change is not None:
@@ -148,7 +155,12 @@ class CrawlState:
                          model.threshold, change.value, self.auto_threshold.judged,
                          change.reason)
                 self.set_threshold(change.value)
-        return relevance, learnt
+        return relevance, page
+
+    def learn(self, page: PageTerms, relevance: Relevance) -> list:
+        """Feed a judged page to the dynamic feature library; returns the terms an update
+        accepted (usually none)."""
+        return self.relevance.learn(page, relevance)
 
     def set_threshold(self, threshold: float) -> None:
         """η for the relevance verdicts and the link score's parent component."""

@@ -17,15 +17,23 @@
 * Repeated path segments (``/a/b/a/b/a/``, ``/post/print/print/``) and very deep paths are
   refused outright.
 * Session ids are removed by URL canonicalisation (``links.canonical``).
+* A hub (an on-topic page that is mostly links, not written) counts as a useful fetch only
+  when it :func:`leads_elsewhere`: otherwise facets and sorted views of a listing, each an
+  on-topic hub, would keep their template productive for ever.
 """
 from __future__ import annotations
 
 import json
 import re
 from collections import Counter
+from collections.abc import Container, Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from .links import Link
 
 _DIGITS = re.compile(r"\d+")
 MAX_SEGMENTS = 12
@@ -53,6 +61,14 @@ def repeated_segments(url: str) -> bool:
         return True
     pairs = Counter(zip(segments, segments[1:]))
     return bool(pairs) and pairs.most_common(1)[0][1] >= 2
+
+
+def leads_elsewhere(url: str, links: Iterable[Link], known: Container[str]) -> bool:
+    """Whether a page at ``url`` links a URL not ``known`` (fetched or queued) outside its own
+    template: what makes a hub (listing, calendar month, search result) worth its fetch.
+    Sorted views, facets and further pages of one listing only lead to more of themselves."""
+    own = template(url)
+    return any(link.url not in known and template(link.url) != own for link in links)
 
 
 class TrapDetector:

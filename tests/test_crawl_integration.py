@@ -210,7 +210,7 @@ def test_seed_outside_the_scope_fails_fast(demo, tmp_path):
 
 def test_traps_end_instead_of_taking_the_budget(tmp_path):
     """The generated trap web (crawler/demo/trapweb.py): 32 posts inside a 720-month calendar,
-    400 listing pages, a print/ loop and session ids; no page cap."""
+    400 listing pages, 360 search facets, a print/ loop and session ids; no page cap."""
     from crawler.demo import trapweb
 
     trapweb.build(tmp_path / "web")
@@ -228,6 +228,8 @@ def test_traps_end_instead_of_taking_the_budget(tmp_path):
     assert energy <= fetched                                   # every post found
     assert len(rows) < 0.3 * len(web.records), len(rows)       # most of the traps left alone
     assert not any("sessionid" in u or "print/print/" in u for u in fetched)
+    facets = sum("/search/" in u for u in fetched)     # on-topic hubs that lead nowhere new
+    assert facets < 120, facets
     summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
     assert "frontier empty" in summary["crawl/stop_reason"]
     assert summary["links/refused_trap"] > 0

@@ -122,6 +122,20 @@ def test_trap_templates_and_repeated_segments():
     assert traps.factor("http://w.test/new/1") == 1.0   # too few samples to judge
 
 
+def test_a_hub_is_useful_only_when_it_leads_outside_its_own_template():
+    from crawler.links import Link
+    from crawler.traps import leads_elsewhere
+
+    page = "http://b.test/search/?page=2&sort=new&tag=solar"
+    facets = [Link("http://b.test/search/?page=3&sort=new&tag=solar"),
+              Link("http://b.test/search/?page=1&sort=old&tag=wind")]
+    post = Link("http://b.test/posts/solar-roofs/")
+    assert not leads_elsewhere(page, facets, known=set())           # only more of itself
+    assert leads_elsewhere(page, facets + [post], known=set())
+    assert not leads_elsewhere(page, facets + [post], known={post.url})
+    assert not leads_elsewhere(page, [], known=set())
+
+
 def test_a_long_run_of_misses_refuses_a_template_for_this_run_only(tmp_path):
     traps = TrapDetector()
     for k in range(40):                                     # overall rate about 0.5

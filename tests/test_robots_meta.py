@@ -125,7 +125,7 @@ def _followed(spider, response) -> list[str]:
     item.extraction = extract_document(item.doc)
     item.robots = robots_directives(item.doc, response.headers.getlist(b"X-Robots-Tag"))
     item.relevance = 0.5
-    return [r.url for r in spider._follow(item, response)]
+    return [r.url for r in spider._follow(item, response, spider._outlinks(item, response))]
 
 
 def test_the_spider_does_not_follow_the_links_of_a_nofollow_page(tmp_path):

@@ -10,7 +10,9 @@ around them the structures that swallow a naive crawler's budget:
 - endless pagination: ``/page/N/`` answers for N up to 400, posts listed on the first seven;
 - a relative-link loop: every post links ``print/`` (a printer view, which links ``print/``
   again: ``/posts/x/print/print/...``, 6 levels recorded);
-- session ids: related-post links carry ``?sessionid=<hex>``, different on every page.
+- session ids: related-post links carry ``?sessionid=<hex>``, different on every page;
+- faceted search: ``/search/?page=N&sort=S&tag=T`` (4 tags x 3 orders x 30 pages), every
+  result page listing posts of its tag and linking the other tags, orders and pages.
 
 Labels: posts ``subject.Energy`` / ``subject.Food`` / ``subject.Sport``; every other page has
 none; ``topic.toml`` is the demo's renewable-energy topic.  Nothing is stored in the
@@ -33,6 +35,9 @@ PAGES = 400                 # /page/N/ recorded for N <= PAGES
 PER_PAGE = 5
 PRINT_DEPTH = 6             # /posts/x/print/ ... print/ levels recorded
 POST_YEAR = 2024
+TAGS = ("energy", "food", "sport", "all")
+SORTS = ("new", "old", "popular")
+FACET_PAGES = 30
 
 
 def _rng_int(key: str) -> int:
@@ -75,7 +80,8 @@ def _page(title: str, main: str) -> str:
 <html lang="en"><head><meta charset="utf-8"><title>{esc(title)} | Trap Blog</title></head>
 <body>
 <div id="top"><a href="{H}/">Trap Blog</a> &middot; <a href="{H}/page/2/">Older posts</a>
-&middot; <a href="{H}/calendar/{POST_YEAR}/01/">Archive</a> &middot; <a href="{H}/about/">About</a></div>
+&middot; <a href="{H}/calendar/{POST_YEAR}/01/">Archive</a> &middot; <a href="{esc(_facet_url("all", "new", 1))}">Search</a>
+&middot; <a href="{H}/about/">About</a></div>
 <div id="main">
 {main}
 </div>
@@ -112,6 +118,27 @@ def _month(year: int, month: int) -> str:
                  f"<h1>Archive: {MONTHS[month - 1]} {year}</h1>\n{body}\n<p>{nav}</p>")
 
 
+def _facet_url(tag: str, sort: str, page: int) -> str:
+    """In canonical order (the test-web server matches URLs as recorded; a crawler sorts)."""
+    return f"{H}/search/?page={page}&sort={sort}&tag={tag}"
+
+
+def _facet(tag: str, sort: str, page: int) -> str:
+    """A result page: the posts of ``tag`` in some order, cycling, and links to its neighbours
+    in every facet."""
+    pool = [p for p in POSTS if tag == "all" or p.subject == "subject." + tag.title()
+            or (tag == "energy" and p.subject == "subject.Energy")]
+    if sort != "new":
+        pool = pool[::-1] if sort == "old" else sorted(pool, key=lambda p: _rng_int(p.url))
+    start = (page - 1) * PER_PAGE
+    shown = [pool[(start + i) % len(pool)] for i in range(PER_PAGE)]
+    facets = [(t, sort, 1) for t in TAGS if t != tag] + [(tag, o, page) for o in SORTS if o != sort]
+    facets += [(tag, sort, p) for p in (page - 1, page + 1) if 1 <= p <= FACET_PAGES]
+    nav = " | ".join(f'<a href="{esc(_facet_url(*f))}">{esc(f"{f[0]}, {f[1]}, page {f[2]}")}</a>'
+                     for f in facets)
+    return _page(f"Search: {tag}", f"<h1>Posts tagged {tag}</h1>\n{_teasers(shown)}\n<p>{nav}</p>")
+
+
 def _post(post: Post, printer: int = 0) -> str:
     paras = post.paragraphs()
     kind = "en" if post.subject == "subject.Energy" else \
@@ -137,6 +164,8 @@ def build_responses() -> list[Response]:
     out += [html_response(f"{H}/page/{n}/", _listing(n), []) for n in range(1, PAGES + 1)]
     out += [html_response(f"{H}/calendar/{y}/{m:02d}/", _month(y, m), [])
             for y in YEARS for m in range(1, 13)]
+    out += [html_response(_facet_url(t, o, n), _facet(t, o, n), [])
+            for t in TAGS for o in SORTS for n in range(1, FACET_PAGES + 1)]
     for post in POSTS:
         out.append(html_response(post.url, _post(post), [post.subject]))
         for level in range(1, PRINT_DEPTH + 1):

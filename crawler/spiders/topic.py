@@ -34,6 +34,7 @@ from ..relevance.topic import CATEGORIES, load_topic
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
 from ..state import CrawlState
+from ..traps import leads_elsewhere
 
 log = logging.getLogger(__name__)
 STRATEGIES = ("focused", "parent", "bfs")
@@ -141,7 +142,8 @@ class TopicSpider(scrapy.Spider):
             auto_accept=settings.getfloat("FEATURE_AUTO_ACCEPT", 0.1),
             sibling_pages=settings.getint("SIBLING_CACHE_PAGES", 8),
             relevance_options=relevance_options(settings),
-            auto_threshold=settings.getbool("RELEVANCE_AUTO_THRESHOLD", True))
+            auto_threshold=settings.getbool("RELEVANCE_AUTO_THRESHOLD", True),
+            learn_from=settings.get("FEATURE_LEARN_FROM") or "written")
         for url in spider.seeds:
             spider.crawl_state.scorer.add_exemplar(canonical(url))
         spider.crawl_log = CrawlLog(settings.get("CRAWL_LOG")
@@ -206,11 +208,13 @@ class TopicSpider(scrapy.Spider):
                                 on_topic=item.on_topic, accepted=item.accepted,
                                 reason=item.reason,
                                 title=item.extraction.title if item.extraction else None)
-        # a hub is not written but was worth fetching: the link model, site and trap
-        # statistics count it as accepted
-        self._judged(meta, response.url, accepted=item.accepted or item.hub,
+        links = self._outlinks(item, response)
+        # a hub is not written but was worth fetching when it leads somewhere new: the link
+        # model, site and trap statistics then count it as accepted
+        useful_hub = item.hub and leads_elsewhere(response.url, links, self.queued_priority)
+        self._judged(meta, response.url, accepted=item.accepted or useful_hub,
                      on_topic=item.on_topic)
-        for request in self._follow(item, response):
+        for request in self._follow(item, response, links):
             yield request
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
@@ -218,20 +222,25 @@ class TopicSpider(scrapy.Spider):
         self.crawl_state.judged(url, meta.get("link_features"), meta.get("link_components"),
                                 accepted, on_topic)
 
-    def _follow(self, item: PageItem, response) -> list[Request]:
+    def _outlinks(self, item: PageItem, response) -> list:
+        """The page's links that may be followed: not nofollow, not fetched, in scope (all
+        of them are fed to the S1 weight statistics first)."""
         if "nofollow" in item.robots:
             self.crawler.stats.inc_value("links/page_nofollow")
             return []
-        state = self.crawl_state
         nodes = item.extraction.nodes if item.extraction is not None else None
         links = [link for link in extract_links(item.doc, response.url, nodes)
                  if not link.nofollow]
         if not links:
             return []
-        state.observe_urls([link.url for link in links])
+        self.crawl_state.observe_urls([link.url for link in links])
         links = [link for link in links if link.url not in self.fetched_urls]
-        if self.scope.active:
-            links = self._in_scope(links)
+        return self._in_scope(links) if self.scope.active else links
+
+    def _follow(self, item: PageItem, response, links: list) -> list[Request]:
+        if not links:
+            return []
+        state = self.crawl_state
         urls = [link.url for link in links]
         if self.strategy == "bfs":
             return [self._request(u, 0, response.url, 0.0, None, None) for u in urls
