@@ -30,7 +30,7 @@ from urllib.robotparser import RobotFileParser
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crawler.corpus import link_share, refusal
+from crawler.corpus import MAX_LINK_SHARE, MIN_CHARS, link_share, refusal, text_chars
 from crawler.frontier import (
     UPGRADE_MARGIN,
     head_rescore_due,
@@ -198,7 +198,8 @@ class SimulatedCrawl:
         if on_topic:
             kind, original, minhash = state.duplicate(url, final, extraction.text)
             refused = refusal(original if kind else None, robots,
-                              link_share(doc, extraction.nodes))
+                              link_share(doc, extraction.nodes), MAX_LINK_SHARE,
+                              text_chars(extraction.text), MIN_CHARS)
             if refused is None:
                 state.dedup.add(final, extraction.text, minhash)
                 accepted = True

@@ -20,6 +20,9 @@ from extraction import Document
 # [ours] an on-topic page whose main text is more than this share link text is a hub (a home,
 # section or tag page listing other pages), not a document: CORPUS_MAX_LINK_SHARE
 MAX_LINK_SHARE = 0.5
+# [ours] an on-topic page with less main text than this (non-space characters) is not written:
+# an empty listing, a stub, a "nothing here yet" page: CORPUS_MIN_CHARS
+MIN_CHARS = 200
 
 _FINAL = re.compile(r"^part-(\d{5,})\.jsonl$")
 _TEMP = re.compile(r"^\.part-(\d{5,})\.jsonl\.tmp$")
@@ -34,15 +37,25 @@ def link_share(doc: Document, nodes: np.ndarray | None) -> float:
     return float((chars * doc.in_link[nodes]).sum() / total) if total else 0.0
 
 
+def text_chars(text: str) -> int:
+    """Non-space characters of a text (a length that means the same in English and Chinese
+    within a factor of a few, unlike words)."""
+    return len(text) - sum(map(text.count, (" ", "\n", "\t", "\r", "\u3000", "\xa0")))
+
+
 def refusal(duplicate_of: str | None, robots: frozenset | set, share: float,
-            max_share: float = MAX_LINK_SHARE) -> tuple[str, str] | None:
-    """Why an on-topic page is not written, as ``(stats key, reason)``, or None to write it."""
+            max_share: float = MAX_LINK_SHARE, chars: int | None = None,
+            min_chars: int = 0) -> tuple[str, str] | None:
+    """Why an on-topic page is not written, as ``(stats key, reason)``, or None to write it;
+    ``chars``: its main text's :func:`text_chars`, refused below ``min_chars``."""
     if duplicate_of:
         return "corpus/duplicate", f"duplicate of {duplicate_of}"
     if "noindex" in robots:
         return "corpus/noindex", "noindex: the page asks not to be indexed (robots meta/header)"
     if share > max_share:
         return "corpus/hub", f"hub page: {share:.0%} of its main text is link text"
+    if chars is not None and chars < min_chars:
+        return "corpus/short", f"short: {chars} characters of main text (< {min_chars})"
     return None
 
 

@@ -15,7 +15,7 @@ from scrapy.crawler import Crawler
 from extraction import extract_document
 from extraction.methods import canonical as method_name
 
-from .corpus import MAX_LINK_SHARE, ShardWriter, link_share, refusal
+from .corpus import MAX_LINK_SHARE, MIN_CHARS, ShardWriter, link_share, refusal, text_chars
 from .dedup import text_sha1
 from .items import PageItem
 
@@ -111,14 +111,15 @@ class DedupPipeline(_StatePipeline):
 
 class CorpusWriterPipeline(_StatePipeline):
     """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards: on-topic
-    pages that are not duplicates, not ``noindex`` and not hubs (main text more than
-    ``CORPUS_MAX_LINK_SHARE`` link text); with ``FEATURE_LEARN_FROM=written`` (the default)
+    pages that are not duplicates, not ``noindex``, not hubs (main text more than
+    ``CORPUS_MAX_LINK_SHARE`` link text) and not short (``CORPUS_MIN_CHARS``); with ``FEATURE_LEARN_FROM=written`` (the default)
     a written page then feeds the dynamic feature library."""
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
         self.writer: ShardWriter | None = None
         self.max_link_share = crawler.settings.getfloat("CORPUS_MAX_LINK_SHARE", MAX_LINK_SHARE)
+        self.min_chars = crawler.settings.getint("CORPUS_MIN_CHARS", MIN_CHARS)
 
     def open_spider(self, spider=None) -> None:
         settings = self.crawler.settings
@@ -135,7 +136,8 @@ class CorpusWriterPipeline(_StatePipeline):
             if item.on_topic:
                 refused = refusal(item.duplicate_of, item.robots,
                                   link_share(item.doc, item.extraction.nodes),
-                                  self.max_link_share)
+                                  self.max_link_share, text_chars(item.extraction.text),
+                                  self.min_chars)
                 if refused is not None:     # a duplicate keeps the dedup pipeline's reason
                     item.reason = item.reason or refused[1]
                     item.hub = refused[0] == "corpus/hub"

@@ -24,6 +24,8 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           (a hub: home, section or tag page) is not written (default 0.5; 1: off;
                           measured on the main-text nodes the method reports: auto, E2; E1's
                           leave link text out and E3-E6 report none, so it never fires there)
+``CORPUS_MIN_CHARS``      an on-topic page with less main text (non-space characters) is not
+                          written (default 200; 0: off)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
@@ -106,6 +108,7 @@ RELEVANCE_MIN_CONCEPTS = None
 RELEVANCE_CATEGORY_WEIGHTS = None
 CORPUS_SHARD_DOCS = 1000
 CORPUS_MAX_LINK_SHARE = 0.5
+CORPUS_MIN_CHARS = 200
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300
 STATE_SAVE_INTERVAL = 60

@@ -495,3 +495,14 @@ def test_why_an_on_topic_page_is_not_written():
     key, reason = refusal(None, frozenset({"nofollow"}), 0.87)
     assert key == "corpus/hub" and reason == "hub page: 87% of its main text is link text"
     assert refusal(None, frozenset(), 0.87, max_share=1.0) is None       # the rule switched off
+    key, reason = refusal(None, frozenset(), 0.0, chars=120, min_chars=200)
+    assert key == "corpus/short" and "120 characters" in reason
+    assert refusal(None, frozenset(), 0.0, chars=120, min_chars=0) is None
+
+
+def test_text_chars_counts_what_is_not_space():
+    from crawler.corpus import text_chars
+
+    assert text_chars("Nothing here yet.\n\tTrap Blog") == 23
+    assert text_chars("风电　消纳\u00a0能力") == 6
+    assert text_chars("") == 0

@@ -96,6 +96,20 @@ def test_the_writer_keeps_hub_pages_out_of_the_corpus(tmp_path):
     assert crawler.stats.get_value("corpus/hub") == 1
 
 
+def test_the_writer_keeps_short_pages_out_of_the_corpus(tmp_path):
+    writer, crawler = _writer(tmp_path)
+    url = "http://music.test/page/25/"
+    d = parse("<html><body><h1>Posts, page 25</h1><p>Nothing here yet.</p></body></html>", url)
+    short = PageItem(url=url, final_url=url, status=200, depth=1, parent=None,
+                     fetched_at="2026-11-24T00:00:00Z", content_type="text/html", doc=d)
+    short.extraction = extract_document(d)
+    short.on_topic, short.relevance = True, 0.47
+    short = writer.process_item(short)
+    writer.close_spider()
+    assert not short.accepted and short.reason.startswith("short: ")
+    assert crawler.stats.get_value("corpus/short") == 1
+
+
 def _spider(tmp_path: Path, **settings):
     from scrapy.utils.test import get_crawler
 
