@@ -115,7 +115,7 @@ class TopicSpider(scrapy.Spider):
         # a list, so that Scrapy's OffsiteMiddleware also applies it (to redirects too)
         self.allowed_domains = parse_domains(allowed_domains, self.seeds)
         self.scope = Scope(tuple(self.allowed_domains))   # completed by from_crawler
-        self.host_requests: dict[str, int] = {}           # MAX_PAGES_PER_HOST counts
+        self._host_requests: dict[str, int] = {}
         # the spider's own view of the frontier, so that links to fetched pages and links
         # already queued at least as high are neither scored nor turned into requests (the
         # dupefilter, which also survives restarts with JOBDIR, stays the authority)
@@ -158,13 +158,18 @@ class TopicSpider(scrapy.Spider):
                  spider.corpus_dir, spider.crawl_state.directory)
         return spider
 
-    # ------------------------------------------------------------------ requests
-    async def start(self):
-        # with JOBDIR, Scrapy's SpiderState keeps ``self.state`` across restarts: the per-host
-        # request counts live there so that a resumed crawl keeps its caps
+    @property
+    def host_requests(self) -> dict[str, int]:
+        """Requests sent per host (``MAX_PAGES_PER_HOST``).  With ``JOBDIR``, Scrapy's
+        SpiderState extension keeps ``self.state`` across restarts (it is set when the spider
+        opens, before any download): the counts live there, so a resumed crawl keeps its caps."""
         saved = getattr(self, "state", None)
         if isinstance(saved, dict):
-            self.host_requests = saved.setdefault("host_requests", self.host_requests)
+            return saved.setdefault("host_requests", self._host_requests)
+        return self._host_requests
+
+    # ------------------------------------------------------------------ requests
+    async def start(self):
         for url in self.seeds:
             yield Request(canonical(url), callback=self.parse, errback=self.on_error,
                           priority=SEED_PRIORITY,
