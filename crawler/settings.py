@@ -31,6 +31,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
                           is not written to the corpus, a ``nofollow`` page's links are not
                           followed (default True)
+``URL_INCLUDE``, ``URL_EXCLUDE``  the crawl's scope: regexes searched in the canonical URL
+                          (a list or a whitespace-separated string; ``crawler/scope.py``)
+``MAX_PAGES_PER_HOST``    the crawl's scope: requests per host (default 0: no cap)
 ``GC_THRESHOLDS``         the garbage collector's thresholds during the crawl (default
                           50000,50,100; ``python``: the interpreter's own 700,10,10), objects
                           existing at the start frozen out of its walks
