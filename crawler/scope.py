@@ -42,9 +42,10 @@ def _patterns(name: str, raw: Any) -> tuple[re.Pattern[str], ...]:
 
 
 def parse_domains(value: str | Iterable[str] | None, seeds: Iterable[str]) -> list[str]:
-    """The ``allowed_domains`` argument as a list of lower-case host names: comma-separated
-    names, a list, or ``seeds`` (the hosts of the seed URLs).  Raises ``ValueError`` for a
-    name that is not a host name (a URL, a path, a port)."""
+    """The ``allowed_domains`` argument as a list of lower-case host names (internationalised
+    ones in punycode, as canonical request URLs carry them): comma-separated names, a list, or
+    ``seeds`` (the hosts of the seed URLs).  Raises ``ValueError`` for a name that is not a
+    host name (a URL, a path, a port)."""
     if value is None or value == "":
         return []
     items = value.split(",") if isinstance(value, str) else list(value)
@@ -54,6 +55,10 @@ def parse_domains(value: str | Iterable[str] | None, seeds: Iterable[str]) -> li
             continue
         names = [host_name(s) for s in seeds] if item == "seeds" else [item]
         for name in names:
+            try:                # an internationalised name as requests carry it (punycode)
+                name = name.encode("idna").decode("ascii")
+            except UnicodeError:
+                pass            # refused below
             if not re.fullmatch(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?", name):
                 raise ValueError(f"allowed_domains: {name!r} is not a host name "
                                  "(give names such as example.org, comma-separated, or 'seeds')")

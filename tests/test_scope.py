@@ -10,6 +10,9 @@ def test_domains_from_names_and_seeds():
     assert parse_domains("Example.org, b.test.,", SEEDS) == ["example.org", "b.test"]
     assert parse_domains("seeds", SEEDS) == ["www.nengyuan.test", "shop.example.org"]
     assert parse_domains(None, SEEDS) == [] and parse_domains("", SEEDS) == []
+    assert parse_domains("bücher.de", SEEDS) == ["xn--bcher-kva.de"]     # as w3lib requests it
+    assert parse_domains("seeds", ["http://Bücher.de/", "http://127.0.0.1:8080/"]) == \
+        ["xn--bcher-kva.de", "127.0.0.1"]
     for bad in ("http://example.org/", "example.org/path", "example.org:80", "a b"):
         with pytest.raises(ValueError, match="allowed_domains"):
             parse_domains(bad, SEEDS)
