@@ -291,15 +291,29 @@ class _Column:
         self.extend(values)
 
     def extend(self, values: Sequence[str]) -> None:
+        """Append rows; only the strings new to the column are measured (an exemplar set
+        grows by one at a time during a crawl)."""
         d = self.index
+        old = len(d)
         new = np.fromiter((d.setdefault(v, len(d)) for v in values), dtype=np.int64,
                           count=len(values))
         self.ids = np.concatenate([self.ids, new]) if len(self.ids) else new
-        self.uniq = list(d)
-        self.lens = _lengths(self.uniq)
-        self.inv = _inv(self.lens)
-        self.arr = np.empty(len(self.uniq), dtype=object)
-        self.arr[:] = self.uniq
+        # ids are handed out in order of first appearance: the new strings, in id order
+        added = list(dict.fromkeys(v for v in values if d[v] >= old)) if len(d) > old else []
+        if old == 0 or not hasattr(self, "lens"):
+            self.uniq = list(d)
+            self.lens = _lengths(self.uniq)
+            self.inv = _inv(self.lens)
+            self.arr = np.empty(len(self.uniq), dtype=object)
+            self.arr[:] = self.uniq
+        elif added:
+            self.uniq = self.uniq + added
+            lens = _lengths(added)
+            self.lens = np.concatenate([self.lens, lens])
+            self.inv = np.concatenate([self.inv, _inv(lens)])
+            arr = np.empty(len(added), dtype=object)
+            arr[:] = added
+            self.arr = np.concatenate([self.arr, arr])
 
 
 def _expand(block: np.ndarray, A: _Column, B: _Column) -> np.ndarray:
