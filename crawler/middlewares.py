@@ -38,12 +38,13 @@ def _entry(request: Request, **fields) -> dict:
     return entry
 
 
-class FetchLogMiddleware:
-    """Gives every response a crawl-log sequence number as it arrives.
+def _first_fetch(request: Request) -> bool:
+    """Not a robots.txt request and not a retry: a request that may cost a new fetch."""
+    return not (request.meta.get("dont_obey_robotstxt") or request.meta.get("retry_times"))
 
-    Sits next to the downloader, so it sees redirects and errors before other middlewares act
-    on them.  Responses that the pipelines will not judge are logged complete at once.
-    """
+
+class _CrawlerMiddleware:
+    """A downloader middleware that keeps its crawler (stats, spider, crawl state)."""
 
     def __init__(self, crawler):
         self.crawler = crawler
@@ -51,6 +52,14 @@ class FetchLogMiddleware:
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
+
+
+class FetchLogMiddleware(_CrawlerMiddleware):
+    """Gives every response a crawl-log sequence number as it arrives.
+
+    Sits next to the downloader, so it sees redirects and errors before other middlewares act
+    on them.  Responses that the pipelines will not judge are logged complete at once.
+    """
 
     @property
     def crawl_log(self):
@@ -89,21 +98,13 @@ class FetchLogMiddleware:
         return None
 
 
-class AlreadyFetchedMiddleware:
+class AlreadyFetchedMiddleware(_CrawlerMiddleware):
     """Drops a request for a URL that was already downloaded (a stale lower-priority copy left
     in the queue by a priority upgrade, or a URL fetched by an earlier run of the same job)."""
 
-    def __init__(self, crawler):
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
-
     def process_request(self, request: Request, spider=None):
         df = getattr(self.crawler, "priority_dupefilter", None)
-        if df is None or request.meta.get("dont_obey_robotstxt") or \
-                request.meta.get("retry_times"):
+        if df is None or not _first_fetch(request):
             return None
         if not df.mark_fetched(request) and not request.meta.get("redirect_times"):
             self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
@@ -111,25 +112,17 @@ class AlreadyFetchedMiddleware:
         return None
 
 
-class ScopeMiddleware:
+class ScopeMiddleware(_CrawlerMiddleware):
     """Drops a queued request outside the spider's :class:`~crawler.scope.Scope` (URL patterns,
     a redirect's target included) or to a host that has had its ``MAX_PAGES_PER_HOST``
     requests, and counts the requests sent per host (``spider.host_requests``).  Runs after
     the fetch-once guard, so a stale duplicate costs no share of a host's cap; robots.txt and
     retries are not counted."""
 
-    def __init__(self, crawler):
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        return cls(crawler)
-
     def process_request(self, request: Request, spider=None):
         spider = self.crawler.spider
         scope = getattr(spider, "scope", None)
-        if scope is None or not scope.active or request.meta.get("dont_obey_robotstxt") \
-                or request.meta.get("retry_times"):
+        if scope is None or not scope.active or not _first_fetch(request):
             return None
         why = scope.refusal(request.url)
         if why is None and scope.max_per_host:

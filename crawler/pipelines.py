@@ -112,8 +112,9 @@ class DedupPipeline(_StatePipeline):
 class CorpusWriterPipeline(_StatePipeline):
     """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards: on-topic
     pages that are not duplicates, not ``noindex``, not hubs (main text more than
-    ``CORPUS_MAX_LINK_SHARE`` link text) and not short (``CORPUS_MIN_CHARS``); with ``FEATURE_LEARN_FROM=written`` (the default)
-    a written page then feeds the dynamic feature library."""
+    ``CORPUS_MAX_LINK_SHARE`` link text) and not short (``CORPUS_MIN_CHARS``); with
+    ``FEATURE_LEARN_FROM=written`` (the default) a written page then feeds the dynamic
+    feature library."""
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)

@@ -288,6 +288,9 @@ class _Column:
         self.index: dict[str, int] = {}
         self.uniq: list[str] = []
         self.ids = np.zeros(0, dtype=np.int64)
+        self.lens = np.zeros(0, dtype=np.int64)
+        self.inv = np.zeros(0)
+        self.arr = np.empty(0, dtype=object)
         self.extend(values)
 
     def extend(self, values: Sequence[str]) -> None:
@@ -298,21 +301,14 @@ class _Column:
         new = np.fromiter((d.setdefault(v, len(d)) for v in values), dtype=np.int64,
                           count=len(values))
         self.ids = np.concatenate([self.ids, new]) if len(self.ids) else new
-        # ids are handed out in order of first appearance: the new strings, in id order
-        added = list(dict.fromkeys(v for v in values if d[v] >= old)) if len(d) > old else []
-        if old == 0 or not hasattr(self, "lens"):
-            self.uniq = list(d)
-            self.lens = _lengths(self.uniq)
-            self.inv = _inv(self.lens)
-            self.arr = np.empty(len(self.uniq), dtype=object)
-            self.arr[:] = self.uniq
-        elif added:
-            self.uniq = self.uniq + added
+        if len(d) > old:        # ids are handed out in order of first appearance
+            added = list(dict.fromkeys(v for v in values if d[v] >= old))
             lens = _lengths(added)
-            self.lens = np.concatenate([self.lens, lens])
-            self.inv = np.concatenate([self.inv, _inv(lens)])
             arr = np.empty(len(added), dtype=object)
             arr[:] = added
+            self.uniq = self.uniq + added
+            self.lens = np.concatenate([self.lens, lens])
+            self.inv = np.concatenate([self.inv, _inv(lens)])
             self.arr = np.concatenate([self.arr, arr])
 
 
