@@ -19,6 +19,8 @@ class PageItem:
     doc: Document = field(repr=False)
     score: float | None = None   # link score that scheduled the request
     robots: frozenset = frozenset()  # page-level robots directives (noindex, nofollow)
+    raw: Any = field(default=None, repr=False)  # RawResponse to archive if written (CORPUS_WARC)
+    warc: dict[str, Any] | None = None  # where the response was archived (CORPUS_WARC=all)
     # filled by the pipelines
     extraction: ExtractionResult | None = field(default=None, repr=False)
     relevance: float | None = None

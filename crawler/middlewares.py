@@ -1,5 +1,5 @@
-"""Downloader middlewares: the crawl log's view of every fetch, the fetch-once guard and the
-crawl's scope."""
+"""Downloader middlewares: the crawl log's view of every fetch, the WARC archive's, the
+fetch-once guard and the crawl's scope."""
 from __future__ import annotations
 
 import logging
@@ -10,6 +10,7 @@ from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 
 from .scope import host_name
+from .warc import RawResponse
 
 log = logging.getLogger(__name__)
 
@@ -135,3 +136,22 @@ class ScopeMiddleware(_CrawlerMiddleware):
             return None
         self.crawler.stats.inc_value(f"scope/requests_dropped/{why}")
         raise IgnoreRequest(f"outside the crawl's scope ({why}): {request.url}")
+
+
+class WarcMiddleware(_CrawlerMiddleware):
+    """Hands responses to the spider's WARC archive (``CORPUS_WARC``, :mod:`crawler.warc`) as
+    received, before Scrapy decodes a ``Content-Encoding`` or follows a redirect: with
+    ``all`` every response is archived at once (its place in ``meta["warc"]``); with
+    ``written`` an HTML page's raw response waits in ``meta["warc_raw"]`` for the corpus
+    writer, which archives it if the page is written."""
+
+    def process_response(self, request: Request, response: Response, spider=None):
+        archive = getattr(self.crawler.spider, "warc", None)
+        if archive is None:
+            return response
+        if archive.mode == "all":
+            request.meta["warc"] = archive.write(RawResponse.of(response)).to_dict()
+            self.crawler.stats.inc_value("warc/records")
+        elif response.status == 200 and is_html(response):
+            request.meta["warc_raw"] = RawResponse.of(response)
+        return response

@@ -131,6 +131,18 @@ class CorpusWriterPipeline(_StatePipeline):
         if self.writer is not None:
             self.writer.close()
 
+    def _archive(self, item: PageItem, record: dict) -> None:
+        """With ``CORPUS_WARC``, the document's record says where its response is archived
+        (``written``: archived now, just before the document)."""
+        archive = getattr(self.crawler.spider, "warc", None)
+        if archive is None:
+            return
+        if archive.mode == "written" and item.raw is not None:
+            item.warc = archive.write(item.raw).to_dict()
+            self.crawler.stats.inc_value("warc/records")
+        if item.warc is not None:
+            record["warc"] = item.warc
+
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         try:
             refused = None
@@ -151,6 +163,7 @@ class CorpusWriterPipeline(_StatePipeline):
                 if item.url != item.final_url:
                     self.state.dedup.urls[item.url] = item.final_url
                 assert record["content_sha1"] == text_sha1(record["text"])
+                self._archive(item, record)
                 self.writer.write(record)
                 item.accepted = True
                 self.crawler.stats.inc_value("corpus/documents")

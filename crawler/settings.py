@@ -26,6 +26,10 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           leave link text out and E3-E6 report none, so it never fires there)
 ``CORPUS_MIN_CHARS``      an on-topic page with less main text (non-space characters) is not
                           written (default 200; 0: off)
+``CORPUS_WARC``           also archive HTTP responses as WARC files under <CORPUS_DIR>/warc/:
+                          ``written`` (the corpus's documents), ``all`` (every response) or
+                          off (default; ``crawler/warc.py``)
+``CORPUS_WARC_MAX_BYTES`` size at which a WARC file is closed and the next begun (default 1e9)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
@@ -81,6 +85,8 @@ DUPEFILTER_CLASS = "crawler.frontier.PriorityDupeFilter"
 DOWNLOADER_MIDDLEWARES = {
     # closest to the downloader: sees every response (301s, 404s) before anything else
     "crawler.middlewares.FetchLogMiddleware": 960,
+    # next to it, before HttpCompressionMiddleware (590) decodes the body: CORPUS_WARC
+    "crawler.middlewares.WarcMiddleware": 955,
     # drops a stale duplicate of an already fetched URL before it costs a fetch
     "crawler.middlewares.AlreadyFetchedMiddleware": 50,
     # after it (a stale duplicate takes no share of a host's cap) and after Scrapy's offsite
@@ -100,6 +106,7 @@ EXTENSIONS = {
 }
 
 CORPUS_DIR = "corpus"
+CORPUS_WARC = ""   # off; "written" or "all" (crawler/warc.py)
 STATE_DIR = "state"
 CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
 EXTRACTION_METHOD = "auto"

@@ -233,3 +233,40 @@ def test_traps_end_instead_of_taking_the_budget(tmp_path):
     summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
     assert "frontier empty" in summary["crawl/stop_reason"]
     assert summary["links/refused_trap"] > 0
+
+
+def test_warc_archive_holds_every_response_and_replays_the_crawl(demo, tmp_path):
+    """CORPUS_WARC=all archives every response as received; each document points at its
+    record, whose body gives the document's text again; served as a web, the archive
+    replays the crawl (here with CORPUS_WARC=written)."""
+    from extraction import extract_document, parse
+
+    web, server = demo
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    result, text = _crawl(first, server, web.seeds, CORPUS_WARC="all")
+    assert result.returncode == 0, text[-3000:]
+    rows = [r for r in _log(first) if "error" not in r]
+    warc_dir = first / "corpus" / "warc"
+    assert [p.name for p in warc_dir.iterdir()] == ["crawl-00000.warc.gz"]
+    archived = load_web(warc_dir)
+    statuses = Counter(r.status for r in archived.records.values())
+    assert sum(statuses.values()) == len(rows) and statuses[200] and statuses[404]
+    assert any(url.endswith("/robots.txt") for url in archived.records)
+    docs = _docs(first)
+    assert len(docs) >= 15
+    for doc in docs:
+        assert doc["warc"]["file"] == "crawl-00000.warc.gz"
+        record = archived.records[doc["final_url"]]
+        again = extract_document(parse(record.body, doc["final_url"],
+                                       record.header("Content-Type")), method="auto")
+        assert again.text == doc["text"]
+    with serve_in_thread(archived) as replay_server:
+        result, text = _crawl(second, replay_server, web.seeds, CORPUS_WARC="written")
+    assert result.returncode == 0, text[-3000:]
+    replayed = _docs(second)
+    assert {d["final_url"] for d in replayed} == {d["final_url"] for d in docs}
+    written = load_web(second / "corpus" / "warc")
+    assert sorted(written.records) == sorted(d["final_url"] for d in replayed)
+    assert len({d["warc"]["record_id"] for d in replayed}) == len(replayed)

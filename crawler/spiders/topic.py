@@ -35,6 +35,7 @@ from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
 from ..state import CrawlState
 from ..traps import leads_elsewhere
+from ..warc import open_archive
 
 log = logging.getLogger(__name__)
 STRATEGIES = ("focused", "parent", "bfs")
@@ -148,6 +149,10 @@ class TopicSpider(scrapy.Spider):
             spider.crawl_state.scorer.add_exemplar(canonical(url))
         spider.crawl_log = CrawlLog(settings.get("CRAWL_LOG")
                                     or spider.corpus_dir / "crawl-log.jsonl")
+        spider.warc = open_archive(settings, spider.corpus_dir, {
+            "isPartOf": spider.topic.name,
+            "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",
+            "http-header-user-agent": settings.get("USER_AGENT") or ""})
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._item_failed, signal=signals.item_error)
         crawler.signals.connect(spider._item_failed, signal=signals.item_dropped)
@@ -201,7 +206,8 @@ class TopicSpider(scrapy.Spider):
         item = PageItem(url=url, final_url=response.url, status=response.status,
                         depth=meta.get("depth", 0), parent=meta.get("parent"),
                         fetched_at=now_iso(), content_type=ctype, doc=doc,
-                        score=meta.get("link_score"))
+                        score=meta.get("link_score"), raw=meta.pop("warc_raw", None),
+                        warc=meta.get("warc"))
         if self.obey_robots_meta:
             item.robots = robots_directives(doc, response.headers.getlist(b"X-Robots-Tag"),
                                             self.crawler.settings.get("BOT_NAME") or "")
@@ -314,6 +320,8 @@ class TopicSpider(scrapy.Spider):
     def _closed(self, spider=None, reason=None):
         self.crawl_state.save()
         self.crawl_log.close()
+        if self.warc is not None:
+            self.warc.close()
         stats = self.crawler.stats
         write_summary(self.corpus_dir / "crawl-summary.json", stats.get_stats(), reason)
         log.info("crawl closed (%s): %s responses, %s documents written to %s, state in %s",

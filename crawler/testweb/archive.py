@@ -95,20 +95,28 @@ def host_of(url: str) -> str:
 
 
 def load_web(path: str | Path) -> WebArchive:
-    """Load a test-web folder, or a single ``.warc.gz`` file (then without labels or seeds).
+    """Load a test-web folder, a single ``.warc.gz`` file, or a folder of ``*.warc.gz`` files
+    with no ``web.warc.gz`` (a crawl's ``CORPUS_WARC`` directory; the first record of a URL
+    wins, files in name order); the last two without labels or seeds.
 
     ``"demo"`` names the built-in demo web (``crawler/demo``).
     """
     path = DEMO_DIR if str(path) == "demo" else Path(path)
     if path.is_dir():
-        warc = path / WARC_NAME
+        warcs = [path / WARC_NAME]
+        if not warcs[0].is_file():
+            warcs = sorted(path.glob("*.warc.gz")) or warcs
         labels = read_labels(path / LABELS_NAME) if (path / LABELS_NAME).is_file() else {}
         seeds = read_seeds(path / SEEDS_NAME) if (path / SEEDS_NAME).is_file() else []
     else:
-        warc, labels, seeds = path, {}, []
-    if not warc.is_file():
-        raise FileNotFoundError(f"no WARC at {warc}")
-    return WebArchive(records=read_warc(warc), labels=labels, seeds=seeds, path=path)
+        warcs, labels, seeds = [path], {}, []
+    records: dict[str, Record] = {}
+    for warc in warcs:
+        if not warc.is_file():
+            raise FileNotFoundError(f"no WARC at {warc}")
+        for url, record in read_warc(warc).items():
+            records.setdefault(url, record)
+    return WebArchive(records=records, labels=labels, seeds=seeds, path=path)
 
 
 def read_warc(path: str | Path) -> dict[str, Record]:

@@ -1,0 +1,230 @@
+"""The crawl's HTTP responses as WARC files (``CORPUS_WARC``), next to the corpus.
+
+``CORPUS_WARC = written`` archives the response of every document written to the corpus,
+``all`` every response received (robots.txt, redirects, 404s and non-HTML included: a crawl
+that can be replayed, e.g. served again with ``python -m crawler.testweb serve``).  Files are
+``<CORPUS_DIR>/warc/crawl-NNNNN.warc.gz``, WARC 1.1, one gzip member per record (what
+warcio, pywb and the shared test webs read), each beginning with a ``warcinfo`` record.
+
+A file is written as ``.crawl-NNNNN.warc.gz.tmp`` and renamed when it is closed (it reached
+``CORPUS_WARC_MAX_BYTES``, or the crawl ended), as the corpus shards are; one left behind by a
+killed crawl is cut after its last complete record and published when the next crawl starts.
+
+The body is recorded as the crawler received it (before Scrapy decodes a
+``Content-Encoding``); Scrapy's download handler has already removed any chunked transfer
+coding, so ``Transfer-Encoding`` is dropped and ``Content-Length`` is the body's length.
+"""
+from __future__ import annotations
+
+import io
+import logging
+import os
+import re
+import zlib
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from http.client import responses as REASONS
+from pathlib import Path
+from typing import Any
+
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+log = logging.getLogger(__name__)
+
+MODES = ("written", "all")
+MAX_BYTES = 1_000_000_000      # the customary size of a WARC file (Heritrix, Common Crawl)
+_FINAL = re.compile(r"^crawl-(\d{5,})\.warc\.gz$")
+_TEMP = re.compile(r"^\.crawl-(\d{5,})\.warc\.gz\.tmp$")
+_DROPPED = {"transfer-encoding", "content-length"}
+
+
+def warc_mode(value: Any) -> str | None:
+    """``CORPUS_WARC`` as ``"written"``, ``"all"`` or None (off: unset, ``""``, ``off``,
+    false); anything else raises ``ValueError`` naming the setting."""
+    text = str(value).strip().lower() if value is not None else ""
+    if text in ("", "0", "off", "false", "none", "no"):
+        return None
+    if text not in MODES:
+        raise ValueError(f"CORPUS_WARC: expected one of {', '.join(MODES)} or off, "
+                         f"got {value!r}")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class RawResponse:
+    """One HTTP response as received, ready to be archived."""
+
+    url: str
+    status: int
+    protocol: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    fetched_at: datetime
+    ip_address: str | None = None
+
+    @classmethod
+    def of(cls, response) -> RawResponse:
+        """From a Scrapy response (header values decoded as latin-1, byte for byte)."""
+        headers = tuple((name.decode("latin-1"), value.decode("latin-1"))
+                        for name, values in response.headers.items() for value in values)
+        ip = getattr(response, "ip_address", None)
+        return cls(url=response.url, status=response.status,
+                   protocol=getattr(response, "protocol", None) or "HTTP/1.1",
+                   headers=headers, body=response.body,
+                   fetched_at=datetime.now(timezone.utc),
+                   ip_address=str(ip) if ip is not None else None)
+
+    def http_headers(self) -> StatusAndHeaders:
+        kept = [(k, v) for k, v in self.headers if k.lower() not in _DROPPED]
+        kept.append(("Content-Length", str(len(self.body))))
+        reason = REASONS.get(self.status, "")
+        return StatusAndHeaders(f"{self.status} {reason}".strip(), kept,
+                                protocol=self.protocol)
+
+
+@dataclass(frozen=True, slots=True)
+class WarcLocation:
+    """Where a record is: file name (inside the WARC directory), offset of its gzip member,
+    and its ``WARC-Record-ID``."""
+
+    file: str
+    offset: int
+    record_id: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "offset": self.offset, "record_id": self.record_id}
+
+
+def complete_length(path: str | Path, chunk: int = 1 << 20) -> int:
+    """Bytes of ``path`` up to the end of its last complete gzip member (0 when none is).
+
+    Each record is one gzip member, so a member whose stream ends and whose checksum holds
+    (``zlib`` checks it) is a complete record; a crawl killed mid-write leaves a torn one."""
+    end = pos = 0
+    inflater = zlib.decompressobj(wbits=31)
+    with open(path, "rb") as stream:
+        pending = b""
+        while True:
+            data = pending or stream.read(chunk)
+            pending = b""
+            if not data:
+                return end
+            try:
+                inflater.decompress(data)
+            except zlib.error as err:
+                log.info("%s: cut after byte %d (%s)", path, end, err)
+                return end
+            if not inflater.eof:
+                pos += len(data)
+                continue
+            used = len(data) - len(inflater.unused_data)
+            pos += used
+            end = pos
+            pending = inflater.unused_data
+            inflater = zlib.decompressobj(wbits=31)
+
+
+class WarcArchive:
+    """Rotating WARC files under ``directory``; :meth:`write` returns the record's
+    :class:`WarcLocation`."""
+
+    def __init__(self, directory: str | Path, mode: str, max_bytes: int = MAX_BYTES,
+                 info: dict[str, str] | None = None):
+        self.mode = mode
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.max_bytes = max(1, int(max_bytes))
+        self.info = dict(info or {})
+        self.recover()
+        self._handle = None
+        self._writer: WARCWriter | None = None
+        self._number = self._next_number()
+        self.records = 0
+
+    def _next_number(self) -> int:
+        numbers = [int(m.group(1)) for p in self.directory.iterdir()
+                   if (m := _FINAL.match(p.name) or _TEMP.match(p.name))]
+        return max(numbers, default=-1) + 1
+
+    def _name(self, number: int) -> str:
+        return f"crawl-{number:05d}.warc.gz"
+
+    def _temp(self, number: int) -> Path:
+        return self.directory / f".{self._name(number)}.tmp"
+
+    def recover(self) -> list[Path]:
+        """Publish files a killed crawl left open, cut after their last complete record."""
+        published = []
+        for path in sorted(self.directory.iterdir()):
+            m = _TEMP.match(path.name)
+            if not m:
+                continue
+            end = complete_length(path)
+            if end == 0:
+                path.unlink()
+                continue
+            with open(path, "r+b") as handle:
+                handle.truncate(end)
+            final = self.directory / self._name(int(m.group(1)))
+            os.replace(path, final)
+            published.append(final)
+        return published
+
+    def _open(self) -> None:
+        self._handle = open(self._temp(self._number), "wb")
+        self._writer = WARCWriter(self._handle, gzip=True, warc_version="1.1")
+        info = {"software": "focused-crawler (warcio)", "format": "WARC File Format 1.1",
+                **self.info}
+        self._writer.write_record(self._writer.create_warcinfo_record(
+            self._name(self._number), info))
+
+    def write(self, raw: RawResponse) -> WarcLocation:
+        """Append a ``response`` record of ``raw`` (flushed at once)."""
+        if self._handle is None:
+            self._open()
+        writer = self._writer
+        offset = self._handle.tell()
+        date = raw.fetched_at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        headers = {"WARC-Date": date}
+        if raw.ip_address:
+            headers["WARC-IP-Address"] = raw.ip_address
+        record = writer.create_warc_record(raw.url, "response", payload=io.BytesIO(raw.body),
+                                           length=len(raw.body), warc_headers_dict=headers,
+                                           http_headers=raw.http_headers())
+        writer.write_record(record)
+        self._handle.flush()
+        self.records += 1
+        location = WarcLocation(self._name(self._number), offset,
+                                record.rec_headers.get_header("WARC-Record-ID"))
+        if self._handle.tell() >= self.max_bytes:
+            self.close_file()
+        return location
+
+    def close_file(self) -> Path | None:
+        """Close and publish the open file (None when none is open)."""
+        if self._handle is None:
+            return None
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+        self._handle.close()
+        self._handle, self._writer = None, None
+        final = self.directory / self._name(self._number)
+        os.replace(self._temp(self._number), final)
+        self._number += 1
+        return final
+
+    def close(self) -> None:
+        self.close_file()
+
+
+def open_archive(settings, corpus_dir: Path, info: dict[str, str]) -> WarcArchive | None:
+    """The crawl's archive from ``CORPUS_WARC`` / ``CORPUS_WARC_MAX_BYTES`` (None when off)."""
+    mode = warc_mode(settings.get("CORPUS_WARC"))
+    if mode is None:
+        return None
+    max_bytes = settings.getint("CORPUS_WARC_MAX_BYTES", MAX_BYTES)
+    if max_bytes <= 0:
+        raise ValueError(f"CORPUS_WARC_MAX_BYTES: expected a positive number of bytes, "
+                         f"got {settings.get('CORPUS_WARC_MAX_BYTES')!r}")
+    return WarcArchive(corpus_dir / "warc", mode, max_bytes, info)
