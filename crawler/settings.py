@@ -30,6 +30,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           ``written`` (the corpus's documents), ``all`` (every response) or
                           off (default; ``crawler/warc.py``)
 ``CORPUS_WARC_MAX_BYTES`` size at which a WARC file is closed and the next begun (default 1e9)
+``REVISIT_AFTER``         hours after which a run fetches its seeds and the hubs it found again,
+                          past JOBDIR's seen-URL filter, for recurring crawls (default 0:
+                          never; ``crawler/revisit.py``)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
@@ -107,6 +110,7 @@ EXTENSIONS = {
 
 CORPUS_DIR = "corpus"
 CORPUS_WARC = ""   # off; "written" or "all" (crawler/warc.py)
+REVISIT_AFTER = 0  # hours; 0: seeds and hubs are never fetched again (crawler/revisit.py)
 STATE_DIR = "state"
 CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
 EXTRACTION_METHOD = "auto"

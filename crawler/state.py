@@ -15,6 +15,7 @@
 ``discovered.txt``                URLs already counted in the S1 weight statistics
 ``threshold.json``                the automatic threshold and the judged pages' scores (binned
                                   beyond 2,000)
+``revisit.json``                  when each seed and hub was last fetched (``REVISIT_AFTER``)
 ``topic.json``                    which topic the state belongs to
 ================================  ===========================================================
 """
@@ -35,6 +36,7 @@ from .relevance.library import FeatureLibrary
 from .relevance.model import PageTerms, Relevance, RelevanceModel
 from .relevance.threshold import AutoThreshold
 from .relevance.topic import Topic
+from .revisit import RevisitList
 from .traps import TrapDetector
 from .url_similarity import UrlSimilarity, WeightTuner
 
@@ -58,6 +60,7 @@ class CrawlState:
     sibling_pages: int = 8
     auto_threshold: AutoThreshold | None = None
     learn_from: str = "written"     # LEARN_FROM: which pages feed the dynamic library
+    revisits: RevisitList = field(default_factory=RevisitList)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -96,12 +99,14 @@ class CrawlState:
 
         scorer = LinkScorer(lambda text: relevance.vector.concept_hits(text),
                             relevance.threshold, similarity, learner)
+        revisits = RevisitList()
         auto = AutoThreshold(relevance.threshold) \
             if auto_threshold and threshold is None and topic.threshold is None else None
         loaders = [("site_stats.json", scorer.load_site_stats),
                    ("inlinks.json", scorer.load_inlink_stats),
                    ("component_weights.json", scorer.tuning.load),
-                   ("learned_share.json", scorer.share.load)]
+                   ("learned_share.json", scorer.share.load),
+                   ("revisit.json", revisits.load)]
         if auto is not None:
             loaders.append(("threshold.json", auto.load))
         for name, load in loaders:
@@ -118,7 +123,7 @@ class CrawlState:
         state = cls(directory, topic, relevance, library, frequencies, scorer, tuner,
                     TrapDetector.load(directory / "traps.json"),
                     DuplicateIndex.load(directory / "dedup.pickle"),
-                    sibling_pages=sibling_pages, learn_from=learn_from)
+                    sibling_pages=sibling_pages, learn_from=learn_from, revisits=revisits)
         if auto is not None:
             state.auto_threshold = auto
             state.set_threshold(auto.value)     # the value a resumed crawl had reached
@@ -217,6 +222,7 @@ class CrawlState:
         atomic_write_text(d / "component_weights.json",
                           json.dumps(self.scorer.tuning.to_dict()))
         atomic_write_text(d / "learned_share.json", json.dumps(self.scorer.share.to_dict()))
+        atomic_write_text(d / "revisit.json", json.dumps(self.revisits.to_dict()))
         atomic_write_text(d / "discovered.txt", "".join(u + "\n" for u in self.discovered))
         self.dedup.save(d / "dedup.pickle")
         if self.auto_threshold is not None:

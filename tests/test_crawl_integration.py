@@ -270,3 +270,57 @@ def test_warc_archive_holds_every_response_and_replays_the_crawl(demo, tmp_path)
     written = load_web(second / "corpus" / "warc")
     assert sorted(written.records) == sorted(d["final_url"] for d in replayed)
     assert len({d["warc"]["record_id"] for d in replayed}) == len(replayed)
+
+
+NEW_POST = "http://www.weekend.test/football/club-wind-turbine.html"
+
+
+def _web_with_a_new_post(web):
+    """The demo web a week later: the weekend site's home links a new renewable-energy post."""
+    from crawler.testweb.archive import Record, WebArchive
+
+    text = ("Our club has commissioned a wind turbine beside the training ground. The turbine, "
+            "rated at 250 kilowatts, was installed by a local energy cooperative and feeds the "
+            "grid when the floodlights are off. With the solar panels on the stand roof and a "
+            "battery for energy storage, the club expects renewable energy to cover most of its "
+            "electricity and to cut emissions by a third; the grid connection was approved in "
+            "spring, and the installed capacity may grow with a second wind turbine. ") * 2
+    post = (f"<html><head><title>The club's wind turbine</title></head><body><h1>The club's wind "
+            f"turbine</h1><p>{text}</p></body></html>").encode("utf-8")
+    records = dict(web.records)
+    home = records["http://www.weekend.test/"]
+    body = home.body.replace(b"</ul></div>", f'<li><a href="{NEW_POST}">The club\'s wind '
+                             f'turbine</a></li></ul></div>'.encode("utf-8"), 1)
+    assert body != home.body
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    records[home.url] = Record(home.url, 200, "OK", html, body)
+    records[NEW_POST] = Record(NEW_POST, 200, "OK", html, post)
+    return WebArchive(records=records, labels=web.labels, seeds=web.seeds)
+
+
+def test_recurring_crawl_revisits_seeds_and_hubs_for_new_pages(demo, tmp_path):
+    """A job crawled to its end fetches nothing when run again; with REVISIT_AFTER it fetches
+    its seeds and hubs again, and only the new page they now link."""
+    web, server = demo
+    jobdir = tmp_path / "job"
+    first, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir)
+    assert first.returncode == 0, text[-2000:]
+    rows = [r for r in _log(tmp_path) if not r.get("robots")]
+    docs = _docs(tmp_path)
+    hubs = {r["url"] for r in rows if (r.get("reason") or "").startswith("hub page")}
+    assert hubs
+    revisit = json.loads((tmp_path / "state" / "revisit.json").read_text())
+    listed = {u: k for u, k, _ in revisit["pages"]}
+    assert listed == {**{u: "hub" for u in hubs}, **{u: "seed" for u in web.seeds}}
+
+    with serve_in_thread(_web_with_a_new_post(web)) as later:
+        second, text = _crawl(tmp_path, later, web.seeds, JOBDIR=jobdir)
+        assert second.returncode == 0, text[-2000:]
+        after_second = [r for r in _log(tmp_path) if not r.get("robots")]
+        assert len(after_second) == len(rows)                  # no revisits: nothing fetched
+        third, text = _crawl(tmp_path, later, web.seeds, JOBDIR=jobdir, REVISIT_AFTER="0.0001")
+        assert third.returncode == 0, text[-2000:]
+    fetched = [r["url"] for r in _log(tmp_path) if not r.get("robots")][len(rows):]
+    assert sorted(fetched) == sorted(set(web.seeds) | hubs | {NEW_POST})
+    new_docs = _docs(tmp_path)[len(docs):]
+    assert [d["url"] for d in new_docs] == [NEW_POST]

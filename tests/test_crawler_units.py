@@ -506,3 +506,30 @@ def test_text_chars_counts_what_is_not_space():
     assert text_chars("Nothing here yet.\n\tTrap Blog") == 23
     assert text_chars("风电　消纳\u00a0能力") == 6
     assert text_chars("") == 0
+
+
+def test_revisit_list_keeps_seeds_and_the_latest_hubs(tmp_path):
+    from crawler.revisit import RevisitList, revisit_after
+
+    assert revisit_after(None) == 0 and revisit_after("1.5") == 5400
+    with pytest.raises(ValueError, match="REVISIT_AFTER"):
+        revisit_after("-1")
+    pages = RevisitList(max_hubs=2)
+    pages.fetched("http://a.test/", "seed", 100.0)
+    pages.fetched("http://a.test/", "hub", 150.0)          # a seed stays a seed
+    for i, t in enumerate((110.0, 120.0, 130.0)):
+        pages.fetched(f"http://a.test/tag/{i}", "hub", t)
+    assert set(pages.pages) == {"http://a.test/", "http://a.test/tag/1", "http://a.test/tag/2"}
+    assert pages.is_due("http://a.test/", 250.0, 100.0)
+    assert not pages.is_due("http://a.test/", 249.0, 100.0)
+    assert not pages.is_due("http://a.test/", 1e9, 0.0)           # 0: never
+    assert not pages.is_due("http://b.test/", 1e9, 1.0)           # not listed
+    assert pages.due_hubs(235.0, 100.0) == ["http://a.test/tag/1", "http://a.test/tag/2"]
+    assert pages.due_hubs(225.0, 100.0) == ["http://a.test/tag/1"]
+    pages.forget("http://a.test/tag/1")
+    pages.forget("http://a.test/")                                # seeds stay
+    again = RevisitList()
+    again.load(json.loads(json.dumps(pages.to_dict())))
+    assert again.pages == {"http://a.test/": ("seed", 150.0), "http://a.test/tag/2": ("hub", 130.0)}
+    with pytest.raises(ValueError, match="not a revisit list"):
+        again.load({"pages": [["http://a.test/", "page", 1.0]]})

@@ -13,6 +13,7 @@ the seeds' hosts) limits the crawl's scope, with the settings of :mod:`crawler.s
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 import scrapy
@@ -31,6 +32,7 @@ from ..link_scoring import PRIORITY_LEVELS, priority_of
 from ..links import canonical, crawlable, extract_links
 from ..middlewares import is_html, now_iso
 from ..relevance.topic import CATEGORIES, load_topic
+from ..revisit import HUB, SEED, revisit_after
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
 from ..state import CrawlState
@@ -130,6 +132,7 @@ class TopicSpider(scrapy.Spider):
         spider.corpus_dir = Path(settings.get("CORPUS_DIR") or "corpus")
         spider.corpus_dir.mkdir(parents=True, exist_ok=True)
         spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
+        spider.revisit_after = revisit_after(settings.get("REVISIT_AFTER"))
         spider.scope = Scope.from_settings(settings, spider.allowed_domains)
         for url in spider.seeds:
             why = spider.scope.refusal(canonical(url))
@@ -175,10 +178,22 @@ class TopicSpider(scrapy.Spider):
 
     # ------------------------------------------------------------------ requests
     async def start(self):
+        """The seeds, then (``REVISIT_AFTER``) the hubs due for a revisit; a seed or hub due
+        for one passes the job's seen-URL filter (``crawler/revisit.py``)."""
+        now, after, revisits = time.time(), self.revisit_after, self.crawl_state.revisits
         for url in self.seeds:
-            yield Request(canonical(url), callback=self.parse, errback=self.on_error,
-                          priority=SEED_PRIORITY,
-                          meta={"seed": True, "parent": None, "link_score": 1.0})
+            url = canonical(url)
+            again = revisits.is_due(url, now, after)
+            yield self._start_request(url, again, seed=True)
+        for url in revisits.due_hubs(now, after):
+            yield self._start_request(url, True)
+
+    def _start_request(self, url: str, again: bool, seed: bool = False) -> Request:
+        if again:
+            self.crawler.stats.inc_value("revisit/requests")
+        return Request(url, callback=self.parse, errback=self.on_error, priority=SEED_PRIORITY,
+                       dont_filter=again,
+                       meta={"seed": seed, "revisit": again, "parent": None, "link_score": 1.0})
 
     def _request(self, url: str, priority: int, parent: str, score: float,
                  components: dict | None, features: list[str] | None) -> Request:
@@ -195,6 +210,7 @@ class TopicSpider(scrapy.Spider):
         self.fetched_urls.add(response.url)
         if response.status != 200 or not is_html(response):
             self._judged(meta, response.url, accepted=False)
+            self._visited(meta, url, hub=False)
             return
         ctype = response.headers.get(b"Content-Type", b"").decode("latin-1") or None
         try:
@@ -225,6 +241,7 @@ class TopicSpider(scrapy.Spider):
         useful_hub = item.hub and leads_elsewhere(response.url, links, self.queued_priority)
         self._judged(meta, response.url, accepted=item.accepted or useful_hub,
                      on_topic=item.on_topic)
+        self._visited(meta, url, item.hub)
         for request in self._follow(item, response, links):
             yield request
 
@@ -232,6 +249,17 @@ class TopicSpider(scrapy.Spider):
         """Feedback of one fetch to the link model, the trap statistics and the exemplars."""
         self.crawl_state.judged(url, meta.get("link_features"), meta.get("link_components"),
                                 accepted, on_topic)
+
+    def _visited(self, meta: dict, url: str, hub: bool) -> None:
+        """Keep when seeds and hubs were fetched, for ``REVISIT_AFTER``; a revisited page
+        that is no longer a hub is dropped from the list."""
+        revisits = self.crawl_state.revisits
+        if meta.get("seed"):
+            revisits.fetched(url, SEED, time.time())
+        elif hub:
+            revisits.fetched(url, HUB, time.time())
+        elif meta.get("revisit"):
+            revisits.forget(url)
 
     def _outlinks(self, item: PageItem, response) -> list:
         """The page's links that may be followed: not nofollow, not fetched, in scope (all
