@@ -6,7 +6,8 @@ found from an off-topic page moves up when an on-topic page links it.  The copy 
 the queue is dropped before download by :class:`crawler.middlewares.AlreadyFetchedMiddleware`
 (a URL is fetched at most once).  With ``JOBDIR`` both the queued priorities and the fetched
 set are appended to ``JOBDIR/frontier.log`` (priorities changed by a re-prioritization of the
-queue too), so a resumed crawl never refetches a page.
+queue too; ``U`` lines forget a request dropped by the crawl's scope), so a resumed crawl never
+refetches a page.
 """
 from __future__ import annotations
 
@@ -50,6 +51,10 @@ class PriorityDupeFilter(BaseDupeFilter):
                 self.best[bytes.fromhex(parts[1])] = int(parts[2])
             elif len(parts) == 2 and parts[0] == "F":
                 self.fetched.add(bytes.fromhex(parts[1]))
+            elif len(parts) == 2 and parts[0] == "U":
+                fp = bytes.fromhex(parts[1])
+                self.fetched.discard(fp)
+                self.best.pop(fp, None)
 
     def fingerprint(self, request: Request) -> bytes:
         return self.fingerprinter.fingerprint(request)
@@ -87,6 +92,17 @@ class PriorityDupeFilter(BaseDupeFilter):
             self.file.write(f"F {fp.hex()}\n")
             self.file.flush()
         return True
+
+    def forget(self, request: Request) -> None:
+        """A request dropped before its download (outside the crawl's scope): neither fetched
+        nor queued any more, so a link found later (a resumed job with a higher
+        ``MAX_PAGES_PER_HOST``, say) may queue it again."""
+        fp = self.fingerprint(request)
+        self.fetched.discard(fp)
+        self.best.pop(fp, None)
+        if self.file:
+            self.file.write(f"U {fp.hex()}\n")
+            self.file.flush()
 
     def log(self, request: Request, spider=None) -> None:
         """Called by the scheduler for every request this filter refused."""

@@ -136,6 +136,9 @@ class ScopeMiddleware(_CrawlerMiddleware):
                 counts[host] = counts.get(host, 0) + 1
         if why is None:
             return None
+        df = getattr(self.crawler, "priority_dupefilter", None)
+        if df is not None:          # not fetched after all: a later link may queue it again
+            df.forget(request)
         self.crawler.stats.inc_value(f"scope/requests_dropped/{why}")
         raise IgnoreRequest(f"outside the crawl's scope ({why}): {request.url}")
 

@@ -50,3 +50,34 @@ def test_host_cap():
     assert scope.capped("a.test", counts) and not scope.capped("b.test", counts)
     assert not scope.capped("c.test", counts)
     assert not Scope().capped("a.test", {"a.test": 10 ** 6})
+
+
+def test_a_request_dropped_by_the_host_cap_is_not_counted_as_fetched(tmp_path):
+    """The fetch-once guard marks a request fetched before the scope sees it; a request the
+    cap drops is forgotten again, so a resumed job with a higher cap can queue it anew."""
+    from types import SimpleNamespace
+
+    from scrapy import Request
+    from scrapy.exceptions import IgnoreRequest
+    from scrapy.utils.request import RequestFingerprinter
+    from scrapy.utils.test import get_crawler
+
+    from crawler.frontier import PriorityDupeFilter
+    from crawler.middlewares import AlreadyFetchedMiddleware, ScopeMiddleware
+
+    crawler = get_crawler()
+    crawler.priority_dupefilter = PriorityDupeFilter(str(tmp_path), RequestFingerprinter())
+    crawler.spider = SimpleNamespace(scope=Scope(max_per_host=1), host_requests={})
+    guard, scope = AlreadyFetchedMiddleware(crawler), ScopeMiddleware(crawler)
+    first, second = Request("http://a.test/1"), Request("http://a.test/2")
+    for request in (first, second):
+        assert not crawler.priority_dupefilter.request_seen(request)
+        guard.process_request(request)
+    assert scope.process_request(first) is None
+    with pytest.raises(IgnoreRequest, match="host cap"):
+        scope.process_request(second)
+    crawler.priority_dupefilter.close("shutdown")
+    resumed = PriorityDupeFilter(str(tmp_path), RequestFingerprinter())     # JOBDIR resume
+    assert resumed.request_seen(Request("http://a.test/1", priority=100))   # fetched
+    assert not resumed.request_seen(Request("http://a.test/2"))             # may come back
+    assert resumed.mark_fetched(Request("http://a.test/2"))
