@@ -218,6 +218,7 @@ class TopicSpider(scrapy.Spider):
         except ParseError as err:
             self.crawl_log.complete(seq, note=f"not parsed: {err}")
             self._judged(meta, response.url, accepted=False)
+            self._visited(meta, url, hub=False)
             return
         item = PageItem(url=url, final_url=response.url, status=response.status,
                         depth=meta.get("depth", 0), parent=meta.get("parent"),
