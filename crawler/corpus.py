@@ -8,14 +8,14 @@ at its last complete line and published when the next crawl starts.
 from __future__ import annotations
 
 import json
-import os
-import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from extraction import Document
+
+from .published import PublishedFiles
 
 # [ours] an on-topic page whose main text is more than this share link text is a hub (a home,
 # section or tag page listing other pages), not a document: CORPUS_MAX_LINK_SHARE
@@ -24,8 +24,6 @@ MAX_LINK_SHARE = 0.5
 # an empty listing, a stub, a "nothing here yet" page: CORPUS_MIN_CHARS
 MIN_CHARS = 200
 
-_FINAL = re.compile(r"^part-(\d{5,})\.jsonl$")
-_TEMP = re.compile(r"^\.part-(\d{5,})\.jsonl\.tmp$")
 
 
 def link_share(doc: Document, nodes: np.ndarray | None) -> float:
@@ -59,69 +57,31 @@ def refusal(duplicate_of: str | None, robots: frozenset | set, share: float,
     return None
 
 
+def last_line_end(path: Path) -> int:
+    """Bytes of ``path`` up to the end of its last complete line."""
+    return path.read_bytes().rfind(b"\n") + 1
+
+
 class ShardWriter:
     def __init__(self, directory: str | Path, docs_per_shard: int = 1000):
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.files = PublishedFiles(directory, "part", "jsonl", last_line_end)
+        self.directory = self.files.directory
         self.docs_per_shard = max(1, docs_per_shard)
-        self.recover()
-        self._handle = None
         self._count = 0
-        self._number = self._next_number()
         self.written = 0
 
-    def _next_number(self) -> int:
-        numbers = [int(m.group(1)) for p in self.directory.iterdir()
-                   if (m := _FINAL.match(p.name) or _TEMP.match(p.name))]
-        return max(numbers, default=-1) + 1
-
-    def _temp(self, number: int) -> Path:
-        return self.directory / f".part-{number:05d}.jsonl.tmp"
-
-    def _final(self, number: int) -> Path:
-        return self.directory / f"part-{number:05d}.jsonl"
-
-    def recover(self) -> list[Path]:
-        """Publish shards a killed crawl left unfinished (cut at the last full line)."""
-        published = []
-        for path in sorted(self.directory.iterdir()):
-            m = _TEMP.match(path.name)
-            if not m:
-                continue
-            data = path.read_bytes()
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                path.unlink()
-                continue
-            with open(path, "r+b") as handle:
-                handle.truncate(cut)
-            final = self._final(int(m.group(1)))
-            os.replace(path, final)
-            published.append(final)
-        return published
-
     def write(self, record: dict[str, Any]) -> None:
-        if self._handle is None:
-            self._handle = open(self._temp(self._number), "w", encoding="utf-8")
-        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._handle.flush()
+        handle = self.files.handle or self.files.open(mode="w", encoding="utf-8")
+        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        handle.flush()
         self._count += 1
         self.written += 1
         if self._count >= self.docs_per_shard:
             self.close_shard()
 
     def close_shard(self) -> Path | None:
-        if self._handle is None:
-            return None
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
-        self._handle.close()
-        self._handle = None
-        final = self._final(self._number)
-        os.replace(self._temp(self._number), final)
-        self._number += 1
         self._count = 0
-        return final
+        return self.files.publish()
 
     def close(self) -> None:
         self.close_shard()

@@ -52,9 +52,7 @@ class PriorityDupeFilter(BaseDupeFilter):
             elif len(parts) == 2 and parts[0] == "F":
                 self.fetched.add(bytes.fromhex(parts[1]))
             elif len(parts) == 2 and parts[0] == "U":
-                fp = bytes.fromhex(parts[1])
-                self.fetched.discard(fp)
-                self.best.pop(fp, None)
+                self._forget(bytes.fromhex(parts[1]))
 
     def fingerprint(self, request: Request) -> bytes:
         return self.fingerprinter.fingerprint(request)
@@ -98,11 +96,14 @@ class PriorityDupeFilter(BaseDupeFilter):
         nor queued any more, so a link found later (a resumed job with a higher
         ``MAX_PAGES_PER_HOST``, say) may queue it again."""
         fp = self.fingerprint(request)
-        self.fetched.discard(fp)
-        self.best.pop(fp, None)
+        self._forget(fp)
         if self.file:
             self.file.write(f"U {fp.hex()}\n")
             self.file.flush()
+
+    def _forget(self, fp: bytes) -> None:
+        self.fetched.discard(fp)
+        self.best.pop(fp, None)
 
     def log(self, request: Request, spider=None) -> None:
         """Called by the scheduler for every request this filter refused."""

@@ -7,8 +7,9 @@ that can be replayed, e.g. served again with ``python -m crawler.testweb serve``
 warcio, pywb and the shared test webs read), each beginning with a ``warcinfo`` record.
 
 A file is written as ``.crawl-NNNNN.warc.gz.tmp`` and renamed when it is closed (it reached
-``CORPUS_WARC_MAX_BYTES``, or the crawl ended), as the corpus shards are; one left behind by a
-killed crawl is cut after its last complete record and published when the next crawl starts.
+``CORPUS_WARC_MAX_BYTES``, or the crawl ended), as the corpus shards are
+(:mod:`crawler.published`); one left behind by a killed crawl is cut after its last complete
+record and published when the next crawl starts.
 
 The body is recorded as the crawler received it (before Scrapy decodes a
 ``Content-Encoding``); Scrapy's download handler has already removed any chunked transfer
@@ -18,8 +19,6 @@ from __future__ import annotations
 
 import io
 import logging
-import os
-import re
 import zlib
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -30,12 +29,12 @@ from typing import Any
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
+from .published import PublishedFiles
+
 log = logging.getLogger(__name__)
 
 MODES = ("written", "all")
 MAX_BYTES = 1_000_000_000      # the customary size of a WARC file (Heritrix, Common Crawl)
-_FINAL = re.compile(r"^crawl-(\d{5,})\.warc\.gz$")
-_TEMP = re.compile(r"^\.crawl-(\d{5,})\.warc\.gz\.tmp$")
 _DROPPED = {"transfer-encoding", "content-length"}
 
 
@@ -132,59 +131,26 @@ class WarcArchive:
     def __init__(self, directory: str | Path, mode: str, max_bytes: int = MAX_BYTES,
                  info: dict[str, str] | None = None):
         self.mode = mode
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.files = PublishedFiles(directory, "crawl", "warc.gz", complete_length)
+        self.directory = self.files.directory
         self.max_bytes = max(1, int(max_bytes))
         self.info = dict(info or {})
-        self.recover()
-        self._handle = None
         self._writer: WARCWriter | None = None
-        self._number = self._next_number()
         self.records = 0
 
-    def _next_number(self) -> int:
-        numbers = [int(m.group(1)) for p in self.directory.iterdir()
-                   if (m := _FINAL.match(p.name) or _TEMP.match(p.name))]
-        return max(numbers, default=-1) + 1
-
-    def _name(self, number: int) -> str:
-        return f"crawl-{number:05d}.warc.gz"
-
-    def _temp(self, number: int) -> Path:
-        return self.directory / f".{self._name(number)}.tmp"
-
-    def recover(self) -> list[Path]:
-        """Publish files a killed crawl left open, cut after their last complete record."""
-        published = []
-        for path in sorted(self.directory.iterdir()):
-            m = _TEMP.match(path.name)
-            if not m:
-                continue
-            end = complete_length(path)
-            if end == 0:
-                path.unlink()
-                continue
-            with open(path, "r+b") as handle:
-                handle.truncate(end)
-            final = self.directory / self._name(int(m.group(1)))
-            os.replace(path, final)
-            published.append(final)
-        return published
-
     def _open(self) -> None:
-        self._handle = open(self._temp(self._number), "wb")
-        self._writer = WARCWriter(self._handle, gzip=True, warc_version="1.1")
+        self._writer = WARCWriter(self.files.open(mode="wb"), gzip=True, warc_version="1.1")
         info = {"software": "focused-crawler (warcio)", "format": "WARC File Format 1.1",
                 **self.info}
         self._writer.write_record(self._writer.create_warcinfo_record(
-            self._name(self._number), info))
+            self.files.name(self.files.number), info))
 
     def write(self, raw: RawResponse) -> WarcLocation:
         """Append a ``response`` record of ``raw`` (flushed at once)."""
-        if self._handle is None:
+        if self.files.handle is None:
             self._open()
-        writer = self._writer
-        offset = self._handle.tell()
+        writer, handle = self._writer, self.files.handle
+        offset = handle.tell()
         date = raw.fetched_at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         headers = {"WARC-Date": date}
         if raw.ip_address:
@@ -193,26 +159,18 @@ class WarcArchive:
                                            length=len(raw.body), warc_headers_dict=headers,
                                            http_headers=raw.http_headers())
         writer.write_record(record)
-        self._handle.flush()
+        handle.flush()
         self.records += 1
-        location = WarcLocation(self._name(self._number), offset,
+        location = WarcLocation(self.files.name(self.files.number), offset,
                                 record.rec_headers.get_header("WARC-Record-ID"))
-        if self._handle.tell() >= self.max_bytes:
+        if handle.tell() >= self.max_bytes:
             self.close_file()
         return location
 
     def close_file(self) -> Path | None:
         """Close and publish the open file (None when none is open)."""
-        if self._handle is None:
-            return None
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
-        self._handle.close()
-        self._handle, self._writer = None, None
-        final = self.directory / self._name(self._number)
-        os.replace(self._temp(self._number), final)
-        self._number += 1
-        return final
+        self._writer = None
+        return self.files.publish()
 
     def close(self) -> None:
         self.close_file()

@@ -99,7 +99,7 @@ def test_a_file_left_by_a_killed_crawl_is_cut_and_published(tmp_path):
         archive.write(_raw(f"http://a.test/{i}"))
     temp = tmp_path / ".crawl-00000.warc.gz.tmp"
     whole = temp.read_bytes()
-    archive._handle.close()                                     # killed: never closed
+    archive.files.handle.close()                                # killed: never closed
     crashed = tmp_path / "crashed"
     crashed.mkdir()
     (crashed / temp.name).write_bytes(whole[:-25])               # the last record torn

@@ -1,0 +1,79 @@
+"""Numbered output files that a reader never sees half-written (the corpus shards, the WARC
+files).
+
+``STEM-NNNNN.SUFFIX`` is written as ``.STEM-NNNNN.SUFFIX.tmp`` (hidden) and renamed when it
+is closed.  A file a killed crawl left behind is cut where its last complete unit ends (a
+line, a record: the caller's ``complete_length``) and published when the next crawl opens the
+directory; numbering goes on after the highest number present.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import IO, Any, Callable
+
+
+class PublishedFiles:
+    """The numbered files of one directory; at most one is open, as :attr:`handle`."""
+
+    def __init__(self, directory: str | Path, stem: str, suffix: str,
+                 complete_length: Callable[[Path], int]):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.stem, self.suffix = stem, suffix
+        name = rf"{re.escape(stem)}-(\d{{5,}})\.{re.escape(suffix)}"
+        self._final = re.compile(rf"^{name}$")
+        self._temp = re.compile(rf"^\.{name}\.tmp$")
+        self.complete_length = complete_length
+        self.recover()
+        self.handle: IO | None = None
+        self.number = self._next_number()
+
+    def name(self, number: int) -> str:
+        return f"{self.stem}-{number:05d}.{self.suffix}"
+
+    def _temp_path(self, number: int) -> Path:
+        return self.directory / f".{self.name(number)}.tmp"
+
+    def _next_number(self) -> int:
+        numbers = [int(m.group(1)) for p in self.directory.iterdir()
+                   if (m := self._final.match(p.name) or self._temp.match(p.name))]
+        return max(numbers, default=-1) + 1
+
+    def recover(self) -> list[Path]:
+        """Publish the files a killed crawl left open, cut after their last complete unit
+        (a file with none is removed)."""
+        published = []
+        for path in sorted(self.directory.iterdir()):
+            m = self._temp.match(path.name)
+            if not m:
+                continue
+            end = self.complete_length(path)
+            if end == 0:
+                path.unlink()
+                continue
+            with open(path, "r+b") as handle:
+                handle.truncate(end)
+            final = self.directory / self.name(int(m.group(1)))
+            os.replace(path, final)
+            published.append(final)
+        return published
+
+    def open(self, **kwargs: Any) -> IO:
+        """Open the next file under its temporary name (``kwargs`` as for :func:`open`)."""
+        self.handle = open(self._temp_path(self.number), **kwargs)
+        return self.handle
+
+    def publish(self) -> Path | None:
+        """Close the open file and give it its final name (None when none is open)."""
+        if self.handle is None:
+            return None
+        self.handle.flush()
+        os.fsync(self.handle.fileno())
+        self.handle.close()
+        self.handle = None
+        final = self.directory / self.name(self.number)
+        os.replace(self._temp_path(self.number), final)
+        self.number += 1
+        return final
