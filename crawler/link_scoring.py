@@ -265,17 +265,21 @@ class LinkScorer:
         return self.share.value * min(1.0, self.learner.seen / LEARNED_FULL_AT)
 
     def score(self, links: Sequence[Link], parent_relevance: float | None, depth: int,
-              trap_factors: Sequence[float] | None = None) -> list[ScoredLink]:
+              trap_factors: Sequence[float] | None = None,
+              inlinks: bool = True) -> list[ScoredLink]:
+        """Score the links of one judged page (``parent_relevance``, at ``depth``); with
+        ``inlinks`` the page counts as one more page linking each URL (a sitemap's list does
+        not)."""
         if not links:
             return []
         urls = [link.url for link in links]
         url_sim = self.url_component(urls)
         parent = self.parent_component(parent_relevance)
-        inlinks = self.inlinks
-        for url in set(urls):   # this page links them: one more in-link, one more parent
-            seen = inlinks.get(url)
+        linking = self.inlinks
+        for url in set(urls) if inlinks else ():   # one more in-link, one more parent
+            seen = linking.get(url)
             if seen is None:
-                inlinks[url] = [1, parent]
+                linking[url] = [1, parent]
             else:
                 seen[0] += 1
                 seen[1] += parent

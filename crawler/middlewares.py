@@ -59,7 +59,8 @@ class FetchLogMiddleware(_CrawlerMiddleware):
     """Gives every response a crawl-log sequence number as it arrives.
 
     Sits next to the downloader, so it sees redirects and errors before other middlewares act
-    on them.  Responses that the pipelines will not judge are logged complete at once.
+    on them.  Responses that the pipelines will not judge are logged complete at once (a
+    sitemap's by the spider, with what it found).
     """
 
     @property
@@ -84,7 +85,7 @@ class FetchLogMiddleware(_CrawlerMiddleware):
             return response
         stats.inc_value("fetch/responses")
         stats.inc_value(f"fetch/status/{response.status}")
-        if response.status != 200 or not is_html(response):
+        if response.status != 200 or not (is_html(response) or "sitemap_of" in request.meta):
             reason = "not HTML" if response.status == 200 else f"HTTP {response.status}"
             crawl_log.complete(seq, note=reason)
         return response

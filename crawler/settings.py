@@ -33,6 +33,12 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``REVISIT_AFTER``         hours after which a run fetches its seeds and the hubs it found again,
                           past JOBDIR's seen-URL filter, for recurring crawls (default 0:
                           never; ``crawler/revisit.py``)
+``SITEMAPS``              read the sitemaps a seed host's robots.txt names (``Sitemap:``;
+                          indexes and gzip followed) and queue the host's listed URLs, scored
+                          on the URL alone (default True; needs ``ROBOTSTXT_OBEY``;
+                          ``crawler/sitemaps.py``)
+``SITEMAP_MAX_URLS``      listed URLs queued per seed host (default 50000; at most 50
+                          sitemap files per host)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
@@ -123,6 +129,8 @@ RELEVANCE_CATEGORY_WEIGHTS = None
 CORPUS_SHARD_DOCS = 1000
 CORPUS_MAX_LINK_SHARE = 0.5
 CORPUS_MIN_CHARS = 200
+SITEMAPS = True            # the seeds' hosts' robots.txt Sitemap: lines (crawler/sitemaps.py)
+SITEMAP_MAX_URLS = 50000
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300
 STATE_SAVE_INTERVAL = 60

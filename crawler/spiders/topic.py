@@ -29,12 +29,13 @@ from ..crawl_log import CrawlLog, write_summary
 from ..frontier import UPGRADE_MARGIN
 from ..items import PageItem
 from ..link_scoring import PRIORITY_LEVELS, priority_of
-from ..links import canonical, crawlable, extract_links
+from ..links import Link, canonical, crawlable, extract_links, resolve
 from ..middlewares import is_html, now_iso
 from ..relevance.topic import CATEGORIES, load_topic
 from ..revisit import HUB, SEED, revisit_after
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
+from ..sitemaps import MAX_URLS_PER_HOST, SitemapBudget, read_sitemap, sitemaps_in_robots
 from ..state import CrawlState
 from ..traps import leads_elsewhere
 from ..warc import open_archive
@@ -133,6 +134,10 @@ class TopicSpider(scrapy.Spider):
         spider.corpus_dir.mkdir(parents=True, exist_ok=True)
         spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
         spider.revisit_after = revisit_after(settings.get("REVISIT_AFTER"))
+        spider.sitemaps = SitemapBudget(max_urls=settings.getint(
+            "SITEMAP_MAX_URLS", MAX_URLS_PER_HOST)) if settings.getbool("SITEMAPS", True) else None
+        spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
+        spider.revisited_hosts: set[str] = set()
         spider.scope = Scope.from_settings(settings, spider.allowed_domains)
         for url in spider.seeds:
             why = spider.scope.refusal(canonical(url))
@@ -160,6 +165,8 @@ class TopicSpider(scrapy.Spider):
         crawler.signals.connect(spider._item_failed, signal=signals.item_error)
         crawler.signals.connect(spider._item_failed, signal=signals.item_dropped)
         crawler.signals.connect(spider._callback_failed, signal=signals.spider_error)
+        if spider.sitemaps is not None:
+            crawler.signals.connect(spider._robots_received, signal=signals.response_received)
         log.info("topic %r, threshold %.3f, %d seeds, strategy %s, scope: %s, corpus %s, "
                  "state %s", spider.topic.name, spider.crawl_state.relevance.threshold,
                  len(spider.seeds), spider.strategy, spider.scope.describe(),
@@ -184,6 +191,8 @@ class TopicSpider(scrapy.Spider):
         for url in self.seeds:
             url = canonical(url)
             again = revisits.is_due(url, now, after)
+            if again:
+                self.revisited_hosts.add(host_name(url))
             yield self._start_request(url, again, seed=True)
         for url in revisits.due_hubs(now, after):
             yield self._start_request(url, True)
@@ -278,26 +287,33 @@ class TopicSpider(scrapy.Spider):
         return self._in_scope(links) if self.scope.active else links
 
     def _follow(self, item: PageItem, response, links: list) -> list[Request]:
+        return self._requests_for(links, response.url, item.relevance, item.depth)
+
+    def _requests_for(self, links: list, parent: str, relevance: float | None, depth: int,
+                      inlinks: bool = True) -> list[Request]:
+        """Score ``links`` found on ``parent`` (judged ``relevance``, at ``depth``) and turn
+        the new or upgraded ones into requests (``inlinks`` False: a sitemap's list, which
+        is no page linking them)."""
         if not links:
             return []
         state = self.crawl_state
         urls = [link.url for link in links]
         if self.strategy == "bfs":
-            return [self._request(u, 0, response.url, 0.0, None, None) for u in urls
+            return [self._request(u, 0, parent, 0.0, None, None) for u in urls
                     if self._enqueue(u, 0)]
         if self.strategy == "parent":
-            p = state.scorer.parent_component(item.relevance)
-            return [self._request(u, priority_of(p), response.url, p, {"parent": p}, None)
+            p = state.scorer.parent_component(relevance)
+            return [self._request(u, priority_of(p), parent, p, {"parent": p}, None)
                     for u in urls if self._enqueue(u, priority_of(p))]
-        scored = state.scorer.score(links, item.relevance, item.depth,
-                                    state.traps.factors(urls))
+        scored = state.scorer.score(links, relevance, depth, state.traps.factors(urls),
+                                    inlinks=inlinks)
         requests = []
         for s in scored:
             if s.score <= 0.0:
                 self.crawler.stats.inc_value("links/refused_trap")
                 continue
             if self._enqueue(s.link.url, s.priority):
-                requests.append(self._request(s.link.url, s.priority, response.url, s.score,
+                requests.append(self._request(s.link.url, s.priority, parent, s.score,
                                               s.components, s.features))
         self.crawler.stats.inc_value("links/scheduled", len(requests))
         return requests
@@ -323,6 +339,65 @@ class TopicSpider(scrapy.Spider):
             return False
         self.queued_priority[url] = priority
         return True
+
+    # ------------------------------------------------------------------ sitemaps
+    def _robots_received(self, response, request, spider=None) -> None:
+        """A seed host's robots.txt (fetched by Scrapy's RobotsTxtMiddleware): request the
+        sitemaps it names (``SITEMAPS``; ``crawler/sitemaps.py``)."""
+        if not request.meta.get("dont_obey_robotstxt") or response.status != 200 \
+                or not request.url.endswith("/robots.txt"):
+            return
+        host = host_name(request.url)
+        if host not in self.seed_hosts:
+            return
+        for url in sitemaps_in_robots(response.body, response.url):
+            if self.sitemaps.take_file(host, url):
+                self.crawler.engine.crawl(self._sitemap_request(url, host))
+
+    def _sitemap_request(self, url: str, host: str) -> Request:
+        """A sitemap of seed host ``host``; fetched again past the job's seen-URL filter in a
+        run that revisits the host's seeds (``REVISIT_AFTER``)."""
+        again = host in self.revisited_hosts
+        if again:
+            self.crawler.stats.inc_value("revisit/requests")
+        return Request(url, callback=self.parse_sitemap, errback=self.on_error,
+                       priority=SEED_PRIORITY, dont_filter=again,
+                       meta={"sitemap_of": host, "revisit": again, "parent": None,
+                             "link_score": 1.0})
+
+    def parse_sitemap(self, response):
+        """Queue the URLs of the seed host a sitemap lists (scored on the URL alone), or the
+        sitemaps a sitemap index lists."""
+        meta, stats = response.meta, self.crawler.stats
+        host, seq = meta["sitemap_of"], meta.get("log_seq")
+        self.fetched_urls.add(response.url)
+        if response.status != 200:
+            self.crawl_log.complete(seq, note=f"sitemap: status {response.status}")
+            return
+        found = read_sitemap(response.body, self.crawler.settings.getint("DOWNLOAD_MAXSIZE"))
+        stats.inc_value("sitemaps/files")
+        if found.kind is None:
+            stats.inc_value("sitemaps/invalid")
+            self.crawl_log.complete(seq, note=f"not a sitemap: {found.reason}")
+            return
+        urls = list(dict.fromkeys(u for u in (resolve(response.url, loc) for loc in found.locs)
+                                  if u is not None and host_name(u) == host))
+        if found.kind == "sitemapindex":
+            self.crawl_log.complete(seq, note=f"sitemap index: {len(urls)} sitemaps")
+            for url in urls:
+                if self.sitemaps.take_file(host, url):
+                    yield self._sitemap_request(url, host)
+            return
+        stats.inc_value("sitemaps/urls_listed", len(urls))
+        links = [Link(url) for url in self.sitemaps.take_urls(host, urls)
+                 if url not in self.fetched_urls]
+        if self.scope.active:
+            links = self._in_scope(links)
+        requests = self._requests_for(links, response.url, None, 0, inlinks=False)
+        stats.inc_value("sitemaps/urls_queued", len(requests))
+        self.crawl_log.complete(seq, note=f"sitemap: {len(urls)} URLs, {len(requests)} queued")
+        for request in requests:
+            yield request
 
     # ------------------------------------------------------------------ errors, closing
     def on_error(self, failure: Failure):

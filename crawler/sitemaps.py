@@ -1,0 +1,91 @@
+"""Sitemaps of the seeds' hosts (``SITEMAPS``): URLs the crawl may never reach by links.
+
+A host's ``robots.txt`` may name its sitemaps (``Sitemap:`` lines, sitemaps.org protocol 0.9).
+For each seed host the spider reads those lines from the ``robots.txt`` response Scrapy's
+``RobotsTxtMiddleware`` fetches anyway, fetches the sitemaps (a sitemap index leads to more of
+them; gzip-compressed files are read too), and queues the listed URLs of the host like links
+with no anchor, no context and no linking page: their scores rest on the URL alone (S1
+similarity, the site's harvest so far, the learned model's URL words), so they wait below the
+links that on-topic pages point to, and rise when the whole queue is re-scored as the crawl
+learns which URLs pay.  Every sitemap fetch counts as a fetch.
+
+Parsing is Scrapy's own (``scrapy.utils.sitemap``: lxml, entities not resolved); this module
+only adds the limits and the checks, as pure functions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from scrapy.utils.gz import gunzip
+from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+
+MAX_FILES_PER_HOST = 50       # sitemap files fetched per seed host (indexes included)
+MAX_URLS_PER_HOST = 50_000    # ``SITEMAP_MAX_URLS`` default: listed URLs queued per seed host
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def sitemaps_in_robots(body: bytes, robots_url: str) -> list[str]:
+    """The absolute ``http(s)`` sitemap URLs a ``robots.txt`` body names, in order, once each."""
+    out: list[str] = []
+    for url in sitemap_urls_from_robots(body, base_url=robots_url):
+        if urlsplit(url).scheme in ("http", "https") and url not in out:
+            out.append(url)
+    return out
+
+
+@dataclass
+class SitemapFile:
+    """One fetched sitemap: ``kind`` ``urlset`` or ``sitemapindex`` and the ``locs`` it lists,
+    or ``kind`` None and ``reason`` saying why it is not a sitemap."""
+
+    kind: str | None
+    locs: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+def read_sitemap(body: bytes, max_size: int = 0) -> SitemapFile:
+    """Parse a sitemap or sitemap index, gzip-compressed or not (``max_size``: the most bytes
+    a compressed body may expand to, 0 for no limit).  Never raises on bad input."""
+    if body[:2] == _GZIP_MAGIC:
+        try:
+            body = gunzip(body, max_size=max_size)
+        except Exception as err:        # truncated stream, or bigger than max_size
+            return SitemapFile(None, reason=f"bad gzip body ({type(err).__name__})")
+    if not body.strip():
+        return SitemapFile(None, reason="empty body")
+    try:
+        sitemap = Sitemap(body)
+        kind = sitemap.type
+        locs = [entry["loc"] for entry in sitemap if entry.get("loc")]
+    except Exception as err:            # lxml.etree.XMLSyntaxError, StopIteration, ...
+        return SitemapFile(None, reason=f"not XML ({type(err).__name__})")
+    if kind not in ("urlset", "sitemapindex"):
+        return SitemapFile(None, reason=f"root element {kind!r} is not urlset or sitemapindex")
+    return SitemapFile(kind, [loc for loc in locs if urlsplit(loc).scheme in ("http", "https")])
+
+
+class SitemapBudget:
+    """What the crawl still takes from each seed host's sitemaps: at most ``max_files``
+    sitemap files and ``max_urls`` listed URLs per host."""
+
+    def __init__(self, max_files: int = MAX_FILES_PER_HOST, max_urls: int = MAX_URLS_PER_HOST):
+        self.max_files, self.max_urls = max_files, max_urls
+        self.files: dict[str, int] = {}
+        self.urls: dict[str, int] = {}
+        self.requested: set[str] = set()
+
+    def take_file(self, host: str, url: str) -> bool:
+        """Whether sitemap ``url`` of ``host`` may be fetched (each one once per run)."""
+        if url in self.requested or self.files.get(host, 0) >= self.max_files:
+            return False
+        self.requested.add(url)
+        self.files[host] = self.files.get(host, 0) + 1
+        return True
+
+    def take_urls(self, host: str, urls: list[str]) -> list[str]:
+        """The first of ``urls`` that fit in ``host``'s remaining URL allowance."""
+        left = max(0, self.max_urls - self.urls.get(host, 0))
+        taken = urls[:left]
+        self.urls[host] = self.urls.get(host, 0) + len(taken)
+        return taken

@@ -1,0 +1,89 @@
+"""Sitemap reading (crawler/sitemaps.py) and sitemap links in the link scorer."""
+import gzip
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crawler.link_scoring import LinkScorer
+from crawler.links import Link
+from crawler.sitemaps import SitemapBudget, read_sitemap, sitemaps_in_robots
+
+NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+URLSET = (f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}>'
+          '<url><loc> http://a.test/one.html </loc><lastmod>2026-01-02</lastmod></url>'
+          '<url><loc>http://a.test/two?x=1&amp;y=2</loc></url>'
+          '<url><lastmod>2026-01-02</lastmod></url>'
+          '<url><loc>mailto:someone@a.test</loc></url></urlset>').encode()
+
+
+def test_robots_sitemap_lines_are_absolute_http_urls_once_each():
+    body = (b"User-agent: *\nDisallow: /x\nSitemap: /sitemap.xml\n"
+            b"  sitemap: https://cdn.a.test/s.xml.gz\nSitemap: ftp://a.test/s.xml\n"
+            b"Sitemap: /sitemap.xml\nSitemap: \xff\xfe\n")
+    assert sitemaps_in_robots(body, "http://a.test/robots.txt") == [
+        "http://a.test/sitemap.xml", "https://cdn.a.test/s.xml.gz"]
+    assert sitemaps_in_robots(b"User-agent: *\nDisallow:\n", "http://a.test/robots.txt") == []
+
+
+def test_urlset_plain_and_gzip_give_the_http_locations_in_order():
+    for body in (URLSET, gzip.compress(URLSET)):
+        found = read_sitemap(body)
+        assert found.kind == "urlset"
+        assert found.locs == ["http://a.test/one.html", "http://a.test/two?x=1&y=2"]
+
+
+def test_sitemap_index_lists_sitemaps():
+    body = (f'<sitemapindex {NS}><sitemap><loc>http://a.test/s1.xml</loc></sitemap>'
+            '<sitemap><loc>http://a.test/s2.xml.gz</loc></sitemap></sitemapindex>').encode()
+    found = read_sitemap(body)
+    assert (found.kind, found.locs) == ("sitemapindex", ["http://a.test/s1.xml",
+                                                         "http://a.test/s2.xml.gz"])
+
+
+def test_bad_bodies_give_a_reason_not_an_exception():
+    cases = {b"": "empty body", b"<html><body>x</body></html>": "root element 'html'",
+             b"\x00\x01binary": "not XML", gzip.compress(URLSET)[:40]: "bad gzip body"}
+    for body, reason in cases.items():
+        found = read_sitemap(body)
+        assert found.kind is None and found.locs == [] and reason in found.reason
+    # a compressed body that expands beyond the download cap is refused
+    big = gzip.compress(URLSET * 200)
+    assert read_sitemap(big).kind == "urlset"
+    assert "bad gzip body" in read_sitemap(big, max_size=len(URLSET) * 10).reason
+
+
+def test_entities_are_not_expanded():
+    body = (b'<?xml version="1.0"?><!DOCTYPE u [<!ENTITY a "http://evil.test/">]>'
+            b'<urlset><url><loc>&a;x</loc></url></urlset>')
+    assert not any("evil" in loc for loc in read_sitemap(body).locs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300))
+def test_any_bytes_are_read_without_raising(body):
+    found = read_sitemap(body)
+    assert (found.kind is None) == bool(found.reason)
+    assert all(loc.startswith(("http://", "https://")) for loc in found.locs)
+
+
+def test_budget_caps_files_and_urls_per_host():
+    budget = SitemapBudget(max_files=2, max_urls=3)
+    assert budget.take_file("a.test", "http://a.test/1.xml")
+    assert not budget.take_file("a.test", "http://a.test/1.xml")       # once per run
+    assert budget.take_file("a.test", "http://a.test/2.xml")
+    assert not budget.take_file("a.test", "http://a.test/3.xml")       # cap reached
+    assert budget.take_file("b.test", "http://b.test/1.xml")
+    assert budget.take_urls("a.test", ["u1", "u2"]) == ["u1", "u2"]
+    assert budget.take_urls("a.test", ["u3", "u4"]) == ["u3"]
+    assert budget.take_urls("a.test", ["u5"]) == []
+    assert budget.take_urls("b.test", ["v1"]) == ["v1"]
+
+
+def test_a_sitemap_list_is_no_in_link():
+    scorer = LinkScorer(lambda text: 0.0, 0.2)
+    scorer.add_exemplar("http://a.test/")
+    listed = scorer.score([Link("http://a.test/p.html")], None, 0, inlinks=False)
+    assert scorer.inlinks == {}
+    linked = scorer.score([Link("http://a.test/p.html")], None, 0)
+    assert scorer.inlinks == {"http://a.test/p.html": [1, 0.5]}
+    assert listed[0].components["inlinks"] == linked[0].components["inlinks"] == 0.0
