@@ -4,10 +4,10 @@ A host's ``robots.txt`` may name its sitemaps (``Sitemap:`` lines, sitemaps.org 
 For each seed host the spider reads those lines from the ``robots.txt`` response Scrapy's
 ``RobotsTxtMiddleware`` fetches anyway, fetches the sitemaps (a sitemap index leads to more of
 them; gzip-compressed files are read too), and queues the listed URLs of the host like links
-with no anchor, no context and no linking page: their scores rest on the URL alone (S1
-similarity, the site's harvest so far, the learned model's URL words), so they wait below the
-links that on-topic pages point to, and rise when the whole queue is re-scored as the crawl
-learns which URLs pay.  Every sitemap fetch counts as a fetch.
+with no anchor, no context, a parent of relevance 0 and no linking page: their scores rest on
+the URL alone (S1 similarity, the site's harvest so far, the learned model's URL words), so
+they wait below the links that on-topic pages point to, and rise when the whole queue is
+re-scored as the crawl learns which URLs pay.  Every sitemap fetch counts as a fetch.
 
 Parsing is Scrapy's own (``scrapy.utils.sitemap``: lxml, entities not resolved); this module
 only adds the limits and the checks, as pure functions.

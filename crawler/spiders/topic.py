@@ -366,8 +366,10 @@ class TopicSpider(scrapy.Spider):
                              "link_score": 1.0})
 
     def parse_sitemap(self, response):
-        """Queue the URLs of the seed host a sitemap lists (scored on the URL alone), or the
-        sitemaps a sitemap index lists."""
+        """Queue the URLs of the seed host a sitemap lists, or the sitemaps a sitemap index
+        lists.  A listed URL is scored on the URL alone: no anchor, no context, parent
+        relevance 0 (no page vouches for it; with the neutral 0.5 of an unknown parent, listed
+        URLs outranked a seed page's links from the sixth fetch on) and no in-link."""
         meta, stats = response.meta, self.crawler.stats
         host, seq = meta["sitemap_of"], meta.get("log_seq")
         self.fetched_urls.add(response.url)
@@ -393,7 +395,7 @@ class TopicSpider(scrapy.Spider):
                  if url not in self.fetched_urls]
         if self.scope.active:
             links = self._in_scope(links)
-        requests = self._requests_for(links, response.url, None, 0, inlinks=False)
+        requests = self._requests_for(links, response.url, 0.0, 0, inlinks=False)
         stats.inc_value("sitemaps/urls_queued", len(requests))
         self.crawl_log.complete(seq, note=f"sitemap: {len(urls)} URLs, {len(requests)} queued")
         for request in requests:
