@@ -87,3 +87,30 @@ def test_a_sitemap_list_is_no_in_link():
     linked = scorer.score([Link("http://a.test/p.html")], None, 0)
     assert scorer.inlinks == {"http://a.test/p.html": [1, 0.5]}
     assert listed[0].components["inlinks"] == linked[0].components["inlinks"] == 0.0
+
+
+def test_bench_copy_of_a_web_publishes_a_sitemap_per_host(tmp_path):
+    """bench/with_sitemaps.py on the demo web: every host's robots.txt names its sitemap,
+    which reads back as a urlset of exactly the host's 200 HTML pages; the rest is kept."""
+    import sys
+    from pathlib import Path
+
+    from crawler.testweb.archive import DEMO_DIR, host_of, load_web
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from with_sitemaps import main
+
+    assert main([str(DEMO_DIR), str(tmp_path / "web")]) == 0
+    web, copy = load_web(DEMO_DIR), load_web(tmp_path / "web")
+    assert copy.seeds == web.seeds and copy.labels == web.labels
+    hosts = {host_of(u) for u in web.records}
+    assert set(copy.records) == set(web.records) | {f"http://{h}/sitemap.xml" for h in hosts}
+    for host in hosts:
+        robots = copy.records[f"http://{host}/robots.txt"].body
+        assert robots.startswith(web.records[f"http://{host}/robots.txt"].body)
+        assert sitemaps_in_robots(robots, f"http://{host}/robots.txt") == [
+            f"http://{host}/sitemap.xml"]
+        listed = read_sitemap(copy.records[f"http://{host}/sitemap.xml"].body)
+        pages = [u for u, r in web.records.items() if host_of(u) == host and r.status == 200
+                 and r.content_type == "text/html"]
+        assert listed.kind == "urlset" and listed.locs == pages
