@@ -408,3 +408,25 @@ def test_a_resumed_job_reads_sitemaps_again_only_when_it_revisits_the_seeds(demo
     hubs = {r["url"] for r in rows[:counts[0]] if (r.get("reason") or "").startswith("hub page")}
     third = [r["url"] for r in rows[counts[1]:]]
     assert sorted(third) == sorted(set(web.seeds) | hubs | {SITEMAP_INDEX, SITEMAP_POSTS})
+
+
+def test_a_sitemap_given_on_the_command_line_is_read_without_robots_discovery(demo, tmp_path):
+    """-a sitemap=URL with SITEMAPS=False: robots.txt names no sitemap here, the given index
+    is read, and the post only its sitemap lists is written."""
+    from crawler.testweb.archive import WebArchive
+
+    web, _ = demo
+    records = dict(_web_with_a_sitemap(web).records)
+    robots = "http://www.weekend.test/robots.txt"
+    records[robots] = web.records[robots]                  # no Sitemap: line
+    with serve_in_thread(WebArchive(records=records, labels=web.labels,
+                                    seeds=web.seeds)) as server:
+        conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"),
+                    STATE_DIR=str(tmp_path / "state"), LOG_LEVEL="INFO", SITEMAPS="False")
+        result = run_crawl(TOPIC, web.seeds, conf, proxy=server.proxy_url,
+                           spider_args={"sitemap": SITEMAP_INDEX},
+                           log_file=tmp_path / "scrapy.log", timeout=600)
+    assert result.returncode == 0, (tmp_path / "scrapy.log").read_text()[-2000:]
+    fetched = [r["url"] for r in _log(tmp_path) if not r.get("robots")]
+    assert SITEMAP_INDEX in fetched and SITEMAP_POSTS in fetched
+    assert NEW_POST in {d["url"] for d in _docs(tmp_path)}

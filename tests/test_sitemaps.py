@@ -114,3 +114,17 @@ def test_bench_copy_of_a_web_publishes_a_sitemap_per_host(tmp_path):
         pages = [u for u, r in web.records.items() if host_of(u) == host and r.status == 200
                  and r.content_type == "text/html"]
         assert listed.kind == "urlset" and listed.locs == pages
+
+
+def test_a_sitemap_argument_that_cannot_be_crawled_fails_fast():
+    import pytest
+
+    from crawler.spiders.topic import TopicSpider
+    from crawler.testweb.archive import DEMO_DIR
+
+    topic = str(DEMO_DIR / "topic.toml")
+    with pytest.raises(ValueError, match="sitemap 'ftp://a.test/s.xml' cannot be crawled"):
+        TopicSpider(seed="http://a.test/", topic=topic, sitemap="ftp://a.test/s.xml")
+    spider = TopicSpider(seed="http://a.test/", topic=topic,
+                         sitemap="http://a.test/s.xml, http://b.test/s.xml.gz")
+    assert spider.sitemap_urls == ["http://a.test/s.xml", "http://b.test/s.xml.gz"]

@@ -8,7 +8,9 @@ Arguments: ``seed`` (URLs, comma-separated, or ``@FILE`` with one URL per line; 
 file's ``seeds`` are added), ``topic`` (TOML file), ``strategy`` = ``focused`` (default),
 ``parent`` (best-first on the parent page's relevance only) or ``bfs`` (breadth-first); the
 last two exist for benchmarks; ``allowed_domains`` (comma-separated host names, or ``seeds``:
-the seeds' hosts) limits the crawl's scope, with the settings of :mod:`crawler.scope`.
+the seeds' hosts) limits the crawl's scope, with the settings of :mod:`crawler.scope`;
+``sitemap`` (URLs, comma-separated, or ``@FILE``) names sitemaps to read besides those the
+seed hosts' robots.txt name (``crawler/sitemaps.py``).
 """
 from __future__ import annotations
 
@@ -98,6 +100,7 @@ class TopicSpider(scrapy.Spider):
 
     def __init__(self, seed: str | None = None, topic: str | None = None,
                  strategy: str = "focused", allowed_domains: str | None = None,
+                 sitemap: str | None = None,
                  *args, **kwargs):
         super().__init__(*args, **kwargs)
         if not topic:
@@ -116,6 +119,12 @@ class TopicSpider(scrapy.Spider):
                 self.seeds.append(url)
         if not self.seeds:
             raise ValueError("no seed URL: give -a seed=URL[,URL] or seeds in the topic file")
+        self.sitemap_urls = []
+        for url in read_seeds(sitemap):
+            why = crawlable(url)
+            if why:
+                raise ValueError(f"sitemap {url!r} cannot be crawled: {why}")
+            self.sitemap_urls.append(url)
         # a list, so that Scrapy's OffsiteMiddleware also applies it (to redirects too)
         self.allowed_domains = parse_domains(allowed_domains, self.seeds)
         self.scope = Scope(tuple(self.allowed_domains))   # completed by from_crawler
@@ -134,8 +143,8 @@ class TopicSpider(scrapy.Spider):
         spider.corpus_dir.mkdir(parents=True, exist_ok=True)
         spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
         spider.revisit_after = revisit_after(settings.get("REVISIT_AFTER"))
-        spider.sitemaps = SitemapBudget(max_urls=settings.getint(
-            "SITEMAP_MAX_URLS", MAX_URLS_PER_HOST)) if settings.getbool("SITEMAPS", True) else None
+        spider.sitemaps = SitemapBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
+                                                                 MAX_URLS_PER_HOST))
         spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
         spider.revisited_hosts: set[str] = set()
         spider.scope = Scope.from_settings(settings, spider.allowed_domains)
@@ -165,7 +174,7 @@ class TopicSpider(scrapy.Spider):
         crawler.signals.connect(spider._item_failed, signal=signals.item_error)
         crawler.signals.connect(spider._item_failed, signal=signals.item_dropped)
         crawler.signals.connect(spider._callback_failed, signal=signals.spider_error)
-        if spider.sitemaps is not None:
+        if settings.getbool("SITEMAPS", True):
             crawler.signals.connect(spider._robots_received, signal=signals.response_received)
         log.info("topic %r, threshold %.3f, %d seeds, strategy %s, scope: %s, corpus %s, "
                  "state %s", spider.topic.name, spider.crawl_state.relevance.threshold,
@@ -196,6 +205,10 @@ class TopicSpider(scrapy.Spider):
             yield self._start_request(url, again, seed=True)
         for url in revisits.due_hubs(now, after):
             yield self._start_request(url, True)
+        for url in self.sitemap_urls:       # given with -a sitemap=, read on every revisit
+            host = host_name(url)
+            if self.sitemaps.take_file(host, url):
+                yield self._sitemap_request(url, host, again=bool(self.revisited_hosts))
 
     def _start_request(self, url: str, again: bool, seed: bool = False) -> Request:
         if again:
@@ -354,10 +367,11 @@ class TopicSpider(scrapy.Spider):
             if self.sitemaps.take_file(host, url):
                 self.crawler.engine.crawl(self._sitemap_request(url, host))
 
-    def _sitemap_request(self, url: str, host: str) -> Request:
-        """A sitemap of seed host ``host``; fetched again past the job's seen-URL filter in a
-        run that revisits the host's seeds (``REVISIT_AFTER``)."""
-        again = host in self.revisited_hosts
+    def _sitemap_request(self, url: str, host: str, again: bool | None = None) -> Request:
+        """A sitemap of ``host``; fetched again past the job's seen-URL filter in a run that
+        revisits the host's seeds (``REVISIT_AFTER``; ``again`` overrides)."""
+        if again is None:
+            again = host in self.revisited_hosts
         if again:
             self.crawler.stats.inc_value("revisit/requests")
         return Request(url, callback=self.parse_sitemap, errback=self.on_error,
@@ -388,7 +402,7 @@ class TopicSpider(scrapy.Spider):
             self.crawl_log.complete(seq, note=f"sitemap index: {len(urls)} sitemaps")
             for url in urls:
                 if self.sitemaps.take_file(host, url):
-                    yield self._sitemap_request(url, host)
+                    yield self._sitemap_request(url, host, again=bool(meta.get("revisit")))
             return
         stats.inc_value("sitemaps/urls_listed", len(urls))
         links = [Link(url) for url in self.sitemaps.take_urls(host, urls)
