@@ -37,7 +37,7 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           indexes and gzip followed) and queue the host's listed URLs, scored
                           on the URL alone (default True; needs ``ROBOTSTXT_OBEY``;
                           ``crawler/sitemaps.py``)
-``SITEMAP_MAX_URLS``      listed URLs queued per seed host (default 50000; at most 50
+``SITEMAP_MAX_URLS``      listed URLs queued per sitemap host (default 10000, the first listed; at most 50
                           sitemap files per host)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
@@ -130,7 +130,7 @@ CORPUS_SHARD_DOCS = 1000
 CORPUS_MAX_LINK_SHARE = 0.5
 CORPUS_MIN_CHARS = 200
 SITEMAPS = True            # the seeds' hosts' robots.txt Sitemap: lines (crawler/sitemaps.py)
-SITEMAP_MAX_URLS = 50000
+SITEMAP_MAX_URLS = 10000   # a queued listed URL holds about 4.5 KB
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300
 STATE_SAVE_INTERVAL = 60

@@ -21,7 +21,7 @@ from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
 MAX_FILES_PER_HOST = 50       # sitemap files fetched per seed host (indexes included)
-MAX_URLS_PER_HOST = 50_000    # ``SITEMAP_MAX_URLS`` default: listed URLs queued per seed host
+MAX_URLS_PER_HOST = 10_000    # ``SITEMAP_MAX_URLS`` default: listed URLs queued per host
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
