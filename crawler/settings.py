@@ -37,8 +37,8 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           indexes and gzip followed) and queue the host's listed URLs, scored
                           on the URL alone (default True; needs ``ROBOTSTXT_OBEY``;
                           ``crawler/sitemaps.py``)
-``SITEMAP_MAX_URLS``      listed URLs queued per sitemap host (default 10000, the first listed; at most 50
-                          sitemap files per host)
+``SITEMAP_MAX_URLS``      listed URLs queued per sitemap host (default 10000, the first
+                          listed; at most 50 sitemap files per host)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
