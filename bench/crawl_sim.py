@@ -5,7 +5,7 @@ with it the recall at a budget, varies from run to run by a few targets.  This s
 takes the spider's decisions one fetch at a time, with no network and no Scrapy, on a test web
 in the ``shared/testweb`` format: the same crawl state, extraction, relevance pipeline, dedup,
 link extraction, link scoring, trap factors, duplicate-URL upgrades, re-scoring at the head of
-the queue and re-prioritization of the whole queue, with a FIFO queue per priority as in Scrapy.  Redirects are followed at once and
+the queue and re-prioritization of the whole queue, the seed hosts' sitemaps (``SITEMAPS``), with a FIFO queue per priority as in Scrapy.  Redirects are followed at once and
 cost a fetch each; robots.txt is honoured; a URL the web lacks is a 404.  Two runs of the same
 code give the same numbers, so a difference between two variants is theirs.
 
@@ -38,9 +38,10 @@ from crawler.frontier import (
     rescorable,
     rescore_queued,
 )
-from crawler.links import canonical, extract_links
+from crawler.links import Link, canonical, extract_links, resolve
 from crawler.relevance.topic import load_topic
 from crawler.robots_meta import robots_directives
+from crawler.sitemaps import SitemapBudget, read_sitemap, sitemaps_in_robots
 from crawler.settings import FEATURE_LEARN_FROM as LEARN_FROM
 from crawler.settings import RELEVANCE_AUTO_THRESHOLD as AUTO_THRESHOLD
 from crawler.spiders.topic import SEED_PRIORITY
@@ -109,6 +110,15 @@ class SimulatedCrawl:
         self.reprioritized_at = 0
         for url in seeds:
             self._push(canonical(url), SEED_PRIORITY, {"depth": 0, "parent": None})
+        # SITEMAPS: the sitemaps the seed hosts' robots.txt name, queued like the seeds
+        self.sitemaps = SitemapBudget()
+        for host in dict.fromkeys(urlsplit(canonical(url)).hostname for url in seeds):
+            robots = web.records.get(f"http://{host}/robots.txt")
+            body = robots.body if robots is not None and robots.status == 200 else b""
+            for url in sitemaps_in_robots(body, f"http://{host}/robots.txt"):
+                if self.sitemaps.take_file(host, url):
+                    self._push(url, SEED_PRIORITY, {"depth": 0, "parent": None,
+                                                    "sitemap_of": host})
 
     # ------------------------------------------------------------------ queue
     def _push(self, url: str, priority: int, meta: dict) -> None:
@@ -172,6 +182,10 @@ class SimulatedCrawl:
         row = {"url": final, "status": status, "relevance": None, "on_topic": False,
                "accepted": False}
         self.log.append(row)
+        if "sitemap_of" in meta:
+            if status == 200:
+                self._sitemap(final, meta["sitemap_of"], record.body)
+            return True
         if status != 200 or "html" not in record.content_type:
             self._judged(meta, final, False, False)
             return True
@@ -224,6 +238,25 @@ class SimulatedCrawl:
             if s.score > 0.0:
                 self._push(s.link.url, s.priority,
                            {"depth": depth + 1, "parent": final, "link_score": s.score,
+                            "link_components": s.components, "link_features": s.features})
+
+    def _sitemap(self, url: str, host: str, body: bytes) -> None:
+        """The spider's ``parse_sitemap``: the host's listed URLs, scored on the URL alone."""
+        found = read_sitemap(body)
+        urls = list(dict.fromkeys(u for u in (resolve(url, loc) for loc in found.locs)
+                                  if u is not None and urlsplit(u).hostname == host))
+        if found.kind == "sitemapindex":
+            for child in urls:
+                if self.sitemaps.take_file(host, child):
+                    self._push(child, SEED_PRIORITY, {"depth": 0, "parent": url,
+                                                      "sitemap_of": host})
+            return
+        links = [Link(u) for u in self.sitemaps.take_urls(host, urls) if u not in self.fetched]
+        for s in self.state.scorer.score(links, 0.0, 0, self.state.traps.factors(
+                [link.url for link in links]), inlinks=False):
+            if s.score > 0.0:
+                self._push(s.link.url, s.priority,
+                           {"depth": 1, "parent": url, "link_score": s.score,
                             "link_components": s.components, "link_features": s.features})
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool) -> None:
