@@ -22,7 +22,14 @@ from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
 MAX_FILES_PER_HOST = 50       # sitemap files fetched per seed host (indexes included)
 MAX_URLS_PER_HOST = 10_000    # ``SITEMAP_MAX_URLS`` default: listed URLs queued per host
+MAX_BYTES = 52_428_800        # the protocol's size limit of one uncompressed sitemap file
 _GZIP_MAGIC = b"\x1f\x8b"
+
+
+def size_cap(download_maxsize: int) -> int:
+    """The byte cap of a sitemap download and of its expanded body: ``DOWNLOAD_MAXSIZE``
+    raised to the protocol's 50 MB (0, no cap, stays 0)."""
+    return 0 if download_maxsize <= 0 else max(download_maxsize, MAX_BYTES)
 
 
 def sitemaps_in_robots(body: bytes, robots_url: str) -> list[str]:

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from crawler.link_scoring import LinkScorer
 from crawler.links import Link
-from crawler.sitemaps import SitemapBudget, read_sitemap, sitemaps_in_robots
+from crawler.sitemaps import MAX_BYTES, SitemapBudget, read_sitemap, sitemaps_in_robots, size_cap
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 URLSET = (f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}>'
@@ -50,6 +50,18 @@ def test_bad_bodies_give_a_reason_not_an_exception():
     big = gzip.compress(URLSET * 200)
     assert read_sitemap(big).kind == "urlset"
     assert "bad gzip body" in read_sitemap(big, max_size=len(URLSET) * 10).reason
+
+
+def test_a_sitemap_may_reach_the_protocols_50_mb_whatever_download_maxsize():
+    assert size_cap(10 * 1024 * 1024) == MAX_BYTES == 52_428_800
+    assert size_cap(100 * 1024 * 1024) == 100 * 1024 * 1024
+    assert size_cap(0) == 0                                # no cap stays no cap
+    # 12 MB expanded from a small gzip body: beyond the default DOWNLOAD_MAXSIZE, read whole
+    rows = "".join(f"<url><loc>http://a.test/p{i:07d}.html</loc></url>" for i in range(250_000))
+    body = gzip.compress(f"<urlset {NS}>{rows}</urlset>".encode())
+    assert len(body) < 2_000_000
+    found = read_sitemap(body, size_cap(10 * 1024 * 1024))
+    assert found.kind == "urlset" and len(found.locs) == 250_000
 
 
 def test_entities_are_not_expanded():

@@ -37,7 +37,13 @@ from ..relevance.topic import CATEGORIES, load_topic
 from ..revisit import HUB, SEED, revisit_after
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
-from ..sitemaps import MAX_URLS_PER_HOST, SitemapBudget, read_sitemap, sitemaps_in_robots
+from ..sitemaps import (
+    MAX_URLS_PER_HOST,
+    SitemapBudget,
+    read_sitemap,
+    sitemaps_in_robots,
+    size_cap,
+)
 from ..state import CrawlState
 from ..traps import leads_elsewhere
 from ..warc import open_archive
@@ -377,7 +383,8 @@ class TopicSpider(scrapy.Spider):
         return Request(url, callback=self.parse_sitemap, errback=self.on_error,
                        priority=SEED_PRIORITY, dont_filter=again,
                        meta={"sitemap_of": host, "revisit": again, "parent": None,
-                             "link_score": 1.0})
+                             "link_score": 1.0, "download_maxsize": size_cap(
+                                 self.crawler.settings.getint("DOWNLOAD_MAXSIZE"))})
 
     def parse_sitemap(self, response):
         """Queue the URLs of the seed host a sitemap lists, or the sitemaps a sitemap index
@@ -390,7 +397,8 @@ class TopicSpider(scrapy.Spider):
         if response.status != 200:
             self.crawl_log.complete(seq, note=f"sitemap: status {response.status}")
             return
-        found = read_sitemap(response.body, self.crawler.settings.getint("DOWNLOAD_MAXSIZE"))
+        found = read_sitemap(response.body,
+                             size_cap(self.crawler.settings.getint("DOWNLOAD_MAXSIZE")))
         stats.inc_value("sitemaps/files")
         if found.kind is None:
             stats.inc_value("sitemaps/invalid")
