@@ -253,7 +253,7 @@ class SimulatedCrawl:
             return
         links = [Link(u) for u in self.sitemaps.take_urls(host, urls) if u not in self.fetched]
         for s in self.state.scorer.score(links, 0.0, 0, self.state.traps.factors(
-                [link.url for link in links]), inlinks=False):
+                [link.url for link in links]), inlinks="none"):
             if s.score > 0.0:
                 self._push(s.link.url, s.priority,
                            {"depth": 1, "parent": url, "link_score": s.score,

@@ -21,6 +21,7 @@ class PageItem:
     robots: frozenset = frozenset()  # page-level robots directives (noindex, nofollow)
     raw: Any = field(default=None, repr=False)  # RawResponse to archive if written (CORPUS_WARC)
     warc: dict[str, Any] | None = None  # where the response was archived (CORPUS_WARC=all)
+    revisit: bool = False        # fetched again (REVISIT_AFTER): judged, feeds no statistics
     # filled by the pipelines
     extraction: ExtractionResult | None = field(default=None, repr=False)
     relevance: float | None = None

@@ -266,18 +266,21 @@ class LinkScorer:
 
     def score(self, links: Sequence[Link], parent_relevance: float | None, depth: int,
               trap_factors: Sequence[float] | None = None,
-              inlinks: bool = True) -> list[ScoredLink]:
-        """Score the links of one judged page (``parent_relevance``, at ``depth``); with
-        ``inlinks`` the page counts as one more page linking each URL (a sitemap's list does
-        not)."""
+              inlinks: str = "all") -> list[ScoredLink]:
+        """Score the links of one judged page (``parent_relevance``, at ``depth``).
+        ``inlinks``: ``all``, the page counts as one more page linking each URL; ``new``, only
+        for URLs no page was recorded linking (a page fetched again, whose old links it
+        already counts for); ``none`` (a sitemap's list, which is no page)."""
         if not links:
             return []
         urls = [link.url for link in links]
         url_sim = self.url_component(urls)
         parent = self.parent_component(parent_relevance)
         linking = self.inlinks
-        for url in set(urls) if inlinks else ():   # one more in-link, one more parent
+        for url in set(urls) if inlinks != "none" else ():   # one more in-link and parent
             seen = linking.get(url)
+            if seen is not None and inlinks == "new":
+                continue
             if seen is None:
                 linking[url] = [1, parent]
             else:

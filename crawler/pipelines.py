@@ -76,14 +76,15 @@ class RelevancePipeline(_StatePipeline):
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         text = item.extraction.text if item.extraction else ""
-        relevance, page = self.state.judge_relevance(item.doc, text, item.final_url)
+        relevance, page = self.state.judge_relevance(item.doc, text, item.final_url,
+                                                     observe=not item.revisit)
         item.analysis = (page, relevance)
         item.relevance = relevance.score
         item.relevance_detail = relevance.to_dict()
         item.on_topic = relevance.relevant and bool(text)
         if not item.on_topic:
             item.reason = relevance.reason or ("no main text" if not text else "off topic")
-        if self.state.learn_from == "relevant":
+        if self.state.learn_from == "relevant" and not item.revisit:
             learn(self.state, item)
         self.crawler.stats.inc_value(f"relevance/{'on' if item.on_topic else 'off'}_topic")
         if self.state.auto_threshold is not None:

@@ -2,8 +2,9 @@
 
 ================================  ===========================================================
 ``url_weights.json``              S1 element weights (self-tuning, §7.4)
-``idf.json``                      document frequencies for TF-IDF (§8.7)
+``document_frequencies.json``      document frequencies for TF-IDF (§8.7)
 ``candidates.tsv``                the dynamic topic feature library, reviewable (§8.9)
+``library_state.json``            the library's own counts between updates
 ``link_model.npz``                the online link model (relevance feedback)
 ``traps.json``                    per-URL-template fetch / accept counts
 ``exemplars.json``                accepted page URLs (S1 exemplars)
@@ -143,17 +144,19 @@ class CrawlState:
                                                    self.tuner.w_dd)
 
     # ------------------------------------------------------------------ judging a page
-    def judge_relevance(self, doc: Any, text: str, url: str) -> tuple[Relevance, PageTerms]:
+    def judge_relevance(self, doc: Any, text: str, url: str,
+                        observe: bool = True) -> tuple[Relevance, PageTerms]:
         """S2 relevance of a parsed page given its main ``text`` (the relevance pipeline's
-        step, shared with the simulation); the page also feeds the IDF statistics and the
-        automatic threshold.  Returns the relevance and the analysed page, which the caller
+        step, shared with the simulation); with ``observe`` (not for a page fetched again)
+        the page also feeds the IDF statistics and the automatic threshold.  Returns the relevance and the analysed page, which the caller
         passes to :meth:`learn` when ``learn_from`` says so: at once (``relevant``; the
         library skips pages below the threshold) or once the page is written (``written``)."""
         model = self.relevance
         page = model.analyse(doc, text, url)
-        self.frequencies.add(page.terms)
+        if observe:
+            self.frequencies.add(page.terms)
         relevance = model.score_page(page)
-        if self.auto_threshold is not None and not relevance.reason:
+        if observe and self.auto_threshold is not None and not relevance.reason:
             change = self.auto_threshold.observe(relevance.score)
             if change is not None:
                 log.info("relevance threshold %.3f -> %.3f (%d judged pages; %s)",

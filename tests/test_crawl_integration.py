@@ -321,12 +321,23 @@ def test_recurring_crawl_revisits_seeds_and_hubs_for_new_pages(demo, tmp_path):
         assert second.returncode == 0, text[-2000:]
         after_second = [r for r in _log(tmp_path) if not r.get("robots")]
         assert len(after_second) == len(rows)                  # no revisits: nothing fetched
+        state = {name: json.loads((tmp_path / "state" / name).read_text())
+                 for name in ("document_frequencies.json", "inlinks.json")}
         third, text = _crawl(tmp_path, later, web.seeds, JOBDIR=jobdir, REVISIT_AFTER="0.0001")
         assert third.returncode == 0, text[-2000:]
     fetched = [r["url"] for r in _log(tmp_path) if not r.get("robots")][len(rows):]
     assert sorted(fetched) == sorted(set(web.seeds) | hubs | {NEW_POST})
     new_docs = _docs(tmp_path)[len(docs):]
     assert [d["url"] for d in new_docs] == [NEW_POST]
+    # the revisited pages fed no statistics again: one more document for the IDF (the post),
+    # and the links of the revisited home count once, the new one included
+    idf = json.loads((tmp_path / "state" / "document_frequencies.json").read_text())
+    assert idf["n_docs"] == state["document_frequencies.json"]["n_docs"] + 1
+    inlinks = json.loads((tmp_path / "state" / "inlinks.json").read_text())
+    before = dict(zip(state["inlinks.json"]["urls"], state["inlinks.json"]["links"]))
+    after = dict(zip(inlinks["urls"], inlinks["links"]))
+    assert after.pop(NEW_POST) == 1
+    assert {u: after[u] for u in before} == before
 
 
 SITEMAP_INDEX = "http://www.weekend.test/sitemap-index.xml"

@@ -94,11 +94,15 @@ def test_budget_caps_files_and_urls_per_host():
 def test_a_sitemap_list_is_no_in_link():
     scorer = LinkScorer(lambda text: 0.0, 0.2)
     scorer.add_exemplar("http://a.test/")
-    listed = scorer.score([Link("http://a.test/p.html")], None, 0, inlinks=False)
+    listed = scorer.score([Link("http://a.test/p.html")], None, 0, inlinks="none")
     assert scorer.inlinks == {}
     linked = scorer.score([Link("http://a.test/p.html")], None, 0)
     assert scorer.inlinks == {"http://a.test/p.html": [1, 0.5]}
     assert listed[0].components["inlinks"] == linked[0].components["inlinks"] == 0.0
+    # a page fetched again counts only for the URLs no page was recorded linking
+    scorer.score([Link("http://a.test/p.html"), Link("http://a.test/q.html")], 0.2, 0,
+                 inlinks="new")
+    assert scorer.inlinks == {"http://a.test/p.html": [1, 0.5], "http://a.test/q.html": [1, 0.5]}
 
 
 def test_bench_copy_of_a_web_publishes_a_sitemap_per_host(tmp_path):

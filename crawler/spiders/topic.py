@@ -252,7 +252,7 @@ class TopicSpider(scrapy.Spider):
                         depth=meta.get("depth", 0), parent=meta.get("parent"),
                         fetched_at=now_iso(), content_type=ctype, doc=doc,
                         score=meta.get("link_score"), raw=meta.pop("warc_raw", None),
-                        warc=meta.get("warc"))
+                        warc=meta.get("warc"), revisit=bool(meta.get("revisit")))
         if self.obey_robots_meta:
             item.robots = robots_directives(doc, response.headers.getlist(b"X-Robots-Tag"),
                                             self.crawler.settings.get("BOT_NAME") or "")
@@ -275,7 +275,10 @@ class TopicSpider(scrapy.Spider):
             yield request
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
-        """Feedback of one fetch to the link model, the trap statistics and the exemplars."""
+        """Feedback of one fetch to the link model, the trap statistics and the exemplars (a
+        revisit gives none: the first fetch of the page did)."""
+        if meta.get("revisit"):
+            return
         self.crawl_state.judged(url, meta.get("link_features"), meta.get("link_components"),
                                 accepted, on_topic)
 
@@ -306,13 +309,13 @@ class TopicSpider(scrapy.Spider):
         return self._in_scope(links) if self.scope.active else links
 
     def _follow(self, item: PageItem, response, links: list) -> list[Request]:
-        return self._requests_for(links, response.url, item.relevance, item.depth)
+        return self._requests_for(links, response.url, item.relevance, item.depth,
+                                  "new" if item.revisit else "all")
 
     def _requests_for(self, links: list, parent: str, relevance: float | None, depth: int,
-                      inlinks: bool = True) -> list[Request]:
+                      inlinks: str = "all") -> list[Request]:
         """Score ``links`` found on ``parent`` (judged ``relevance``, at ``depth``) and turn
-        the new or upgraded ones into requests (``inlinks`` False: a sitemap's list, which
-        is no page linking them)."""
+        the new or upgraded ones into requests (``inlinks`` as in ``LinkScorer.score``)."""
         if not links:
             return []
         state = self.crawl_state
@@ -417,7 +420,7 @@ class TopicSpider(scrapy.Spider):
                  if url not in self.fetched_urls]
         if self.scope.active:
             links = self._in_scope(links)
-        requests = self._requests_for(links, response.url, 0.0, 0, inlinks=False)
+        requests = self._requests_for(links, response.url, 0.0, 0, inlinks="none")
         stats.inc_value("sitemaps/urls_queued", len(requests))
         self.crawl_log.complete(seq, note=f"sitemap: {len(urls)} URLs, {len(requests)} queued")
         for request in requests:
