@@ -5,7 +5,9 @@ with it the recall at a budget, varies from run to run by a few targets.  This s
 takes the spider's decisions one fetch at a time, with no network and no Scrapy, on a test web
 in the ``shared/testweb`` format: the same crawl state, extraction, relevance pipeline, dedup,
 link extraction, link scoring, trap factors, duplicate-URL upgrades, re-scoring at the head of
-the queue and re-prioritization of the whole queue, the seed hosts' sitemaps (``SITEMAPS``), with a FIFO queue per priority as in Scrapy.  Redirects are followed at once and
+the queue and re-prioritization of the whole queue, the seed hosts' sitemaps
+(``FOLLOW_SITEMAPS``; not the seeds' feeds, ``FOLLOW_FEEDS``), with a FIFO queue per priority
+as in Scrapy.  Redirects are followed at once and
 cost a fetch each; robots.txt is honoured; a URL the web lacks is a 404.  Two runs of the same
 code give the same numbers, so a difference between two variants is theirs.
 
@@ -110,7 +112,7 @@ class SimulatedCrawl:
         self.reprioritized_at = 0
         for url in seeds:
             self._push(canonical(url), SEED_PRIORITY, {"depth": 0, "parent": None})
-        # SITEMAPS: the sitemaps the seed hosts' robots.txt name, queued like the seeds
+        # FOLLOW_SITEMAPS: the sitemaps the seed hosts' robots.txt name, queued like the seeds
         self.sitemaps = SitemapBudget()
         for host in dict.fromkeys(urlsplit(canonical(url)).hostname for url in seeds):
             robots = web.records.get(f"http://{host}/robots.txt")

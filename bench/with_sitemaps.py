@@ -1,4 +1,4 @@
-"""A copy of a test web whose hosts publish sitemaps, to measure ``SITEMAPS`` on a real crawl.
+"""A copy of a test web whose hosts publish sitemaps, to measure ``FOLLOW_SITEMAPS`` in a crawl.
 
     python bench/with_sitemaps.py ../shared/testweb/wikischools /tmp/wikischools-sitemaps
     python bench/crawl.py --web /tmp/wikischools-sitemaps --strategies focused

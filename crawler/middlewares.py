@@ -60,7 +60,7 @@ class FetchLogMiddleware(_CrawlerMiddleware):
 
     Sits next to the downloader, so it sees redirects and errors before other middlewares act
     on them.  Responses that the pipelines will not judge are logged complete at once (a
-    sitemap's by the spider, with what it found).
+    sitemap's or feed's by the spider, with what it found).
     """
 
     @property
@@ -85,7 +85,7 @@ class FetchLogMiddleware(_CrawlerMiddleware):
             return response
         stats.inc_value("fetch/responses")
         stats.inc_value(f"fetch/status/{response.status}")
-        if response.status != 200 or not (is_html(response) or "sitemap_of" in request.meta):
+        if response.status != 200 or not (is_html(response) or request.meta.get("listing")):
             reason = "not HTML" if response.status == 200 else f"HTTP {response.status}"
             crawl_log.complete(seq, note=reason)
         return response

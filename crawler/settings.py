@@ -33,10 +33,13 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``REVISIT_AFTER``         hours after which a run fetches its seeds and the hubs it found again,
                           past JOBDIR's seen-URL filter, for recurring crawls (default 0:
                           never; ``crawler/revisit.py``)
-``SITEMAPS``              read the sitemaps a seed host's robots.txt names (``Sitemap:``;
+``FOLLOW_SITEMAPS``       read the sitemaps a seed host's robots.txt names (``Sitemap:``;
                           indexes and gzip followed) and queue the host's listed URLs, scored
                           on the URL alone (default True; needs ``ROBOTSTXT_OBEY``;
                           ``crawler/sitemaps.py``)
+``FOLLOW_FEEDS``          fetch the RSS / Atom feeds a seed page announces and queue their
+                          entries (title as anchor, summary as context; default True;
+                          ``crawler/feeds.py``)
 ``SITEMAP_MAX_URLS``      listed URLs queued per sitemap host (default 10000, the first
                           listed; at most 50 sitemap files per host)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
@@ -129,7 +132,8 @@ RELEVANCE_CATEGORY_WEIGHTS = None
 CORPUS_SHARD_DOCS = 1000
 CORPUS_MAX_LINK_SHARE = 0.5
 CORPUS_MIN_CHARS = 200
-SITEMAPS = True            # the seeds' hosts' robots.txt Sitemap: lines (crawler/sitemaps.py)
+FOLLOW_SITEMAPS = True     # the seeds' hosts' robots.txt Sitemap: lines (crawler/sitemaps.py)
+FOLLOW_FEEDS = True        # the seed pages' RSS / Atom feeds (crawler/feeds.py)
 SITEMAP_MAX_URLS = 10000   # a queued listed URL holds about 4.5 KB
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300

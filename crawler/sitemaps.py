@@ -1,4 +1,4 @@
-"""Sitemaps of the seeds' hosts (``SITEMAPS``): URLs the crawl may never reach by links.
+"""Sitemaps of the seeds' hosts (``FOLLOW_SITEMAPS``): URLs the crawl may never reach by links.
 
 A host's ``robots.txt`` may name its sitemaps (``Sitemap:`` lines, sitemaps.org protocol 0.9).
 For each seed host the spider reads those lines from the ``robots.txt`` response Scrapy's

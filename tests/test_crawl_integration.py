@@ -377,10 +377,11 @@ def _web_with_a_sitemap(web):
 @pytest.mark.parametrize("follow", [True, False])
 def test_seed_host_sitemaps_bring_pages_no_link_leads_to(demo, tmp_path, follow):
     """robots.txt -> sitemap index -> gzip sitemap -> the listed post no page links is
-    fetched and written; with SITEMAPS=False no sitemap is fetched and the post stays unseen."""
+    fetched and written; with FOLLOW_SITEMAPS=False no sitemap is fetched and the post stays
+    unseen."""
     web, _ = demo
     with serve_in_thread(_web_with_a_sitemap(web)) as server:
-        result, text = _crawl(tmp_path, server, web.seeds, SITEMAPS=follow)
+        result, text = _crawl(tmp_path, server, web.seeds, FOLLOW_SITEMAPS=follow)
     assert result.returncode == 0, text[-2000:]
     rows = [r for r in _log(tmp_path) if not r.get("robots")]
     fetched = [r["url"] for r in rows]
@@ -422,7 +423,7 @@ def test_a_resumed_job_reads_sitemaps_again_only_when_it_revisits_the_seeds(demo
 
 
 def test_a_sitemap_given_on_the_command_line_is_read_without_robots_discovery(demo, tmp_path):
-    """-a sitemap=URL with SITEMAPS=False: robots.txt names no sitemap here, the given index
+    """-a sitemap=URL with FOLLOW_SITEMAPS=False: robots.txt names no sitemap here, the given index
     is read, and the post only its sitemap lists is written."""
     from crawler.testweb.archive import WebArchive
 
@@ -433,7 +434,7 @@ def test_a_sitemap_given_on_the_command_line_is_read_without_robots_discovery(de
     with serve_in_thread(WebArchive(records=records, labels=web.labels,
                                     seeds=web.seeds)) as server:
         conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"),
-                    STATE_DIR=str(tmp_path / "state"), LOG_LEVEL="INFO", SITEMAPS="False")
+                    STATE_DIR=str(tmp_path / "state"), LOG_LEVEL="INFO", FOLLOW_SITEMAPS="False")
         result = run_crawl(TOPIC, web.seeds, conf, proxy=server.proxy_url,
                            spider_args={"sitemap": SITEMAP_INDEX},
                            log_file=tmp_path / "scrapy.log", timeout=600)
@@ -441,3 +442,61 @@ def test_a_sitemap_given_on_the_command_line_is_read_without_robots_discovery(de
     fetched = [r["url"] for r in _log(tmp_path) if not r.get("robots")]
     assert SITEMAP_INDEX in fetched and SITEMAP_POSTS in fetched
     assert NEW_POST in {d["url"] for d in _docs(tmp_path)}
+
+
+FEED = "http://www.weekend.test/feed.xml"
+
+
+def _web_with_a_feed(web):
+    """The demo web whose weekend home announces an RSS feed listing a post no page links."""
+    from crawler.testweb.archive import Record, WebArchive
+
+    records = dict(_web_with_a_new_post(web).records)
+    home = web.records["http://www.weekend.test/"]
+    body = home.body.replace(b"</head>", b'<link rel="alternate" type="application/rss+xml" '
+                             b'title="Weekend" href="/feed.xml"></head>', 1)
+    assert body != home.body
+    records[home.url] = Record(home.url, 200, "OK", home.headers, body)
+    rss = (f'<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel>'
+           f'<title>Weekend</title><link>http://www.weekend.test/</link>'
+           f'<item><title>The club&apos;s wind turbine</title><link>{NEW_POST}</link>'
+           f'<description>&lt;p&gt;A 250 kW wind turbine and solar panels: renewable energy '
+           f'for the club&lt;/p&gt;</description></item>'
+           f'<item><title>Derby report</title>'
+           f'<link>http://www.weekend.test/football/derby-report.html</link></item>'
+           f'</channel></rss>').encode()
+    records[FEED] = Record(FEED, 200, "OK", (("Content-Type", "application/rss+xml"),), rss)
+    return WebArchive(records=records, labels=web.labels, seeds=web.seeds)
+
+
+@pytest.mark.parametrize("follow", [True, False])
+def test_a_seed_pages_feed_brings_its_new_items(demo, tmp_path, follow):
+    """The weekend home announces an RSS feed: its entry for a post no page links is queued
+    with its title as anchor, fetched and written; with FOLLOW_FEEDS=False the post stays unseen."""
+    web, _ = demo
+    with serve_in_thread(_web_with_a_feed(web)) as server:
+        result, text = _crawl(tmp_path, server, web.seeds, FOLLOW_FEEDS=follow)
+    assert result.returncode == 0, text[-2000:]
+    rows = {r["url"]: r for r in _log(tmp_path) if not r.get("robots")}
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    if not follow:
+        assert FEED not in rows and NEW_POST not in rows and "feeds/files" not in summary
+        return
+    assert rows[FEED]["parent"] == "http://www.weekend.test/"
+    assert rows[FEED]["note"].startswith("feed: 2 entries")
+    post = rows[NEW_POST]
+    assert post["parent"] == FEED and post["status"] == 200
+    assert post["components"]["anchor"] > 0              # the title counts as the anchor
+    assert NEW_POST in {d["url"] for d in _docs(tmp_path)}
+    assert summary["feeds/files"] == 1 and summary["feeds/entries"] == 2
+
+
+def test_a_revisited_seed_reads_its_feed_again(demo, tmp_path):
+    web, _ = demo
+    jobdir = tmp_path / "job"
+    with serve_in_thread(_web_with_a_feed(web)) as server:
+        for extra in ({}, {"REVISIT_AFTER": "0.0001"}):
+            result, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir, **extra)
+            assert result.returncode == 0, text[-2000:]
+    fetched = [r["url"] for r in _log(tmp_path) if not r.get("robots")]
+    assert fetched.count(FEED) == 2 and fetched.count(NEW_POST) == 1

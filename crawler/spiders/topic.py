@@ -28,6 +28,7 @@ from twisted.python.failure import Failure
 from extraction import ParseError, parse
 
 from ..crawl_log import CrawlLog, write_summary
+from ..feeds import announced_feeds, read_feed
 from ..frontier import UPGRADE_MARGIN
 from ..items import PageItem
 from ..link_scoring import PRIORITY_LEVELS, priority_of
@@ -152,6 +153,7 @@ class TopicSpider(scrapy.Spider):
         spider.sitemaps = SitemapBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
                                                                  MAX_URLS_PER_HOST))
         spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
+        spider.follow_feeds = settings.getbool("FOLLOW_FEEDS", True)
         spider.revisited_hosts: set[str] = set()
         spider.scope = Scope.from_settings(settings, spider.allowed_domains)
         for url in spider.seeds:
@@ -180,7 +182,7 @@ class TopicSpider(scrapy.Spider):
         crawler.signals.connect(spider._item_failed, signal=signals.item_error)
         crawler.signals.connect(spider._item_failed, signal=signals.item_dropped)
         crawler.signals.connect(spider._callback_failed, signal=signals.spider_error)
-        if settings.getbool("SITEMAPS", True):
+        if settings.getbool("FOLLOW_SITEMAPS", True):
             crawler.signals.connect(spider._robots_received, signal=signals.response_received)
         log.info("topic %r, threshold %.3f, %d seeds, strategy %s, scope: %s, corpus %s, "
                  "state %s", spider.topic.name, spider.crawl_state.relevance.threshold,
@@ -273,6 +275,9 @@ class TopicSpider(scrapy.Spider):
         self._visited(meta, url, item.hub)
         for request in self._follow(item, response, links):
             yield request
+        if meta.get("seed") and self.follow_feeds:
+            for request in self._feed_requests(item, response):
+                yield request
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
         """Feedback of one fetch to the link model, the trap statistics and the exemplars (a
@@ -365,7 +370,7 @@ class TopicSpider(scrapy.Spider):
     # ------------------------------------------------------------------ sitemaps
     def _robots_received(self, response, request, spider=None) -> None:
         """A seed host's robots.txt (fetched by Scrapy's RobotsTxtMiddleware): request the
-        sitemaps it names (``SITEMAPS``; ``crawler/sitemaps.py``)."""
+        sitemaps it names (``FOLLOW_SITEMAPS``; ``crawler/sitemaps.py``)."""
         if not request.meta.get("dont_obey_robotstxt") or response.status != 200 \
                 or not request.url.endswith("/robots.txt"):
             return
@@ -385,7 +390,8 @@ class TopicSpider(scrapy.Spider):
             self.crawler.stats.inc_value("revisit/requests")
         return Request(url, callback=self.parse_sitemap, errback=self.on_error,
                        priority=SEED_PRIORITY, dont_filter=again,
-                       meta={"sitemap_of": host, "revisit": again, "parent": None,
+                       meta={"listing": "sitemap", "sitemap_of": host, "revisit": again,
+                             "parent": None,
                              "link_score": 1.0, "download_maxsize": size_cap(
                                  self.crawler.settings.getint("DOWNLOAD_MAXSIZE"))})
 
@@ -423,6 +429,57 @@ class TopicSpider(scrapy.Spider):
         requests = self._requests_for(links, response.url, 0.0, 0, inlinks="none")
         stats.inc_value("sitemaps/urls_queued", len(requests))
         self.crawl_log.complete(seq, note=f"sitemap: {len(urls)} URLs, {len(requests)} queued")
+        for request in requests:
+            yield request
+
+    # ------------------------------------------------------------------ feeds
+    def _feed_requests(self, item: PageItem, response) -> list[Request]:
+        """The RSS / Atom feeds a seed page announces (``FOLLOW_FEEDS``; ``crawler/feeds.py``),
+        fetched again past the seen-URL filter when the seed is revisited."""
+        again = bool(response.meta.get("revisit"))
+        requests = []
+        for href in announced_feeds(item.doc.root):
+            url = resolve(response.url, href)
+            if url is None or (self.scope.active and self.scope.refusal(url)):
+                continue
+            if again:
+                self.crawler.stats.inc_value("revisit/requests")
+            requests.append(Request(
+                url, callback=self.parse_feed, errback=self.on_error, priority=SEED_PRIORITY,
+                dont_filter=again,
+                meta={"listing": "feed", "revisit": again, "parent": response.url,
+                      "link_score": 1.0, "feed_relevance": item.relevance}))
+        return requests
+
+    def parse_feed(self, response):
+        """Queue a feed's entries as links of the seed page that announced it: title as the
+        anchor, summary as the context, the page's relevance as the parent's, in content, no
+        in-link (the page's own links already count)."""
+        meta, stats, seq = response.meta, self.crawler.stats, response.meta.get("log_seq")
+        self.fetched_urls.add(response.url)
+        if response.status != 200:
+            self.crawl_log.complete(seq, note=f"feed: status {response.status}")
+            return
+        feed = read_feed(response.body)
+        stats.inc_value("feeds/files")
+        if not feed.entries:
+            stats.inc_value("feeds/invalid" if feed.reason else "feeds/empty")
+            self.crawl_log.complete(seq, note=feed.reason or "feed: no entries")
+            return
+        links: dict[str, Link] = {}
+        for entry in feed.entries:
+            url = resolve(response.url, entry.link)
+            if url is not None and url not in self.fetched_urls and url not in links:
+                links[url] = Link(url, entry.title, entry.summary, in_content=True)
+        found = list(links.values())
+        if self.scope.active:
+            found = self._in_scope(found)
+        requests = self._requests_for(found, response.url, meta.get("feed_relevance"),
+                                      max(0, meta.get("depth", 1) - 1), inlinks="none")
+        stats.inc_value("feeds/entries", len(feed.entries))
+        stats.inc_value("feeds/queued", len(requests))
+        self.crawl_log.complete(seq, note=f"feed: {len(feed.entries)} entries, "
+                                          f"{len(requests)} queued")
         for request in requests:
             yield request
 
