@@ -40,13 +40,13 @@ from crawler.frontier import (
     rescorable,
     rescore_queued,
 )
+from crawler.link_scoring import SEED_PRIORITY
 from crawler.links import Link, canonical, extract_links, resolve
 from crawler.relevance.topic import load_topic
 from crawler.robots_meta import robots_directives
-from crawler.sitemaps import SitemapBudget, read_sitemap, sitemaps_in_robots
 from crawler.settings import FEATURE_LEARN_FROM as LEARN_FROM
 from crawler.settings import RELEVANCE_AUTO_THRESHOLD as AUTO_THRESHOLD
-from crawler.spiders.topic import SEED_PRIORITY
+from crawler.sitemaps import SitemapBudget, read_sitemap, sitemaps_in_robots
 from crawler.state import CrawlState
 from crawler.testweb.archive import Record, WebArchive, load_web
 from crawler.traps import leads_elsewhere

@@ -65,6 +65,7 @@ DEPTH_DECAY = 0.99
 SINGLE_LINK_FACTOR = 0.85
 BUCKETS = 5             # the learned model sees each component as one of this many buckets
 PRIORITY_LEVELS = 200   # scores are quantised into this many integer request priorities
+SEED_PRIORITY = PRIORITY_LEVELS + 10   # seeds, sitemaps and feeds: before any scored link
 URL_MEMO_MAX = 1 << 19  # links whose S1 similarity is remembered (cleared when full)
 _WORD = re.compile(r"[^\W\d_]{2,}|[\u4e00-\u9fff]")
 

@@ -1,0 +1,136 @@
+"""The topic spider's listings: the seed hosts' sitemaps and the seed pages' feeds.
+
+A mixin of :class:`crawler.spiders.topic.TopicSpider` (it uses the spider's crawl state, log,
+scope and request helpers).  Sitemaps (``FOLLOW_SITEMAPS``, ``-a sitemap=``) queue a host's
+listed URLs scored on the URL alone; feeds (``FOLLOW_FEEDS``) queue their entries as links of
+the seed page that announced them.  The parsing lives in ``crawler/sitemaps.py`` and
+``crawler/feeds.py``.
+"""
+from __future__ import annotations
+
+from scrapy import Request
+
+from ..feeds import announced_feeds, read_feed
+from ..items import PageItem
+from ..link_scoring import SEED_PRIORITY
+from ..links import Link, resolve
+from ..scope import host_name
+from ..sitemaps import read_sitemap, sitemaps_in_robots, size_cap
+
+
+class ListingsMixin:
+    # ------------------------------------------------------------------ sitemaps
+    def _robots_received(self, response, request, spider=None) -> None:
+        """A seed host's robots.txt (fetched by Scrapy's RobotsTxtMiddleware): request the
+        sitemaps it names (``FOLLOW_SITEMAPS``; ``crawler/sitemaps.py``)."""
+        if not request.meta.get("dont_obey_robotstxt") or response.status != 200 \
+                or not request.url.endswith("/robots.txt"):
+            return
+        host = host_name(request.url)
+        if host not in self.seed_hosts:
+            return
+        for url in sitemaps_in_robots(response.body, response.url):
+            if self.sitemaps.take_file(host, url):
+                self.crawler.engine.crawl(self._sitemap_request(url, host))
+
+    def _sitemap_request(self, url: str, host: str, again: bool | None = None) -> Request:
+        """A sitemap of ``host``; fetched again past the job's seen-URL filter in a run that
+        revisits the host's seeds (``REVISIT_AFTER``; ``again`` overrides)."""
+        if again is None:
+            again = host in self.revisited_hosts
+        if again:
+            self.crawler.stats.inc_value("revisit/requests")
+        return Request(url, callback=self.parse_sitemap, errback=self.on_error,
+                       priority=SEED_PRIORITY, dont_filter=again,
+                       meta={"listing": "sitemap", "sitemap_of": host, "revisit": again,
+                             "parent": None,
+                             "link_score": 1.0, "download_maxsize": size_cap(
+                                 self.crawler.settings.getint("DOWNLOAD_MAXSIZE"))})
+
+    def parse_sitemap(self, response):
+        """Queue the URLs of the seed host a sitemap lists, or the sitemaps a sitemap index
+        lists.  A listed URL is scored on the URL alone: no anchor, no context, parent
+        relevance 0 (no page vouches for it; with the neutral 0.5 of an unknown parent, listed
+        URLs outranked a seed page's links from the sixth fetch on) and no in-link."""
+        meta, stats = response.meta, self.crawler.stats
+        host, seq = meta["sitemap_of"], meta.get("log_seq")
+        self.fetched_urls.add(response.url)
+        if response.status != 200:
+            self.crawl_log.complete(seq, note=f"sitemap: status {response.status}")
+            return
+        found = read_sitemap(response.body,
+                             size_cap(self.crawler.settings.getint("DOWNLOAD_MAXSIZE")))
+        stats.inc_value("sitemaps/files")
+        if found.kind is None:
+            stats.inc_value("sitemaps/invalid")
+            self.crawl_log.complete(seq, note=f"not a sitemap: {found.reason}")
+            return
+        urls = list(dict.fromkeys(u for u in (resolve(response.url, loc) for loc in found.locs)
+                                  if u is not None and host_name(u) == host))
+        if found.kind == "sitemapindex":
+            self.crawl_log.complete(seq, note=f"sitemap index: {len(urls)} sitemaps")
+            for url in urls:
+                if self.sitemaps.take_file(host, url):
+                    yield self._sitemap_request(url, host, again=bool(meta.get("revisit")))
+            return
+        stats.inc_value("sitemaps/urls_listed", len(urls))
+        links = [Link(url) for url in self.sitemaps.take_urls(host, urls)
+                 if url not in self.fetched_urls]
+        if self.scope.active:
+            links = self._in_scope(links)
+        requests = self._requests_for(links, response.url, 0.0, 0, inlinks="none")
+        stats.inc_value("sitemaps/urls_queued", len(requests))
+        self.crawl_log.complete(seq, note=f"sitemap: {len(urls)} URLs, {len(requests)} queued")
+        for request in requests:
+            yield request
+
+    # ------------------------------------------------------------------ feeds
+    def _feed_requests(self, item: PageItem, response) -> list[Request]:
+        """The RSS / Atom feeds a seed page announces (``FOLLOW_FEEDS``; ``crawler/feeds.py``),
+        fetched again past the seen-URL filter when the seed is revisited."""
+        again = bool(response.meta.get("revisit"))
+        requests = []
+        for href in announced_feeds(item.doc.root):
+            url = resolve(response.url, href)
+            if url is None or (self.scope.active and self.scope.refusal(url)):
+                continue
+            if again:
+                self.crawler.stats.inc_value("revisit/requests")
+            requests.append(Request(
+                url, callback=self.parse_feed, errback=self.on_error, priority=SEED_PRIORITY,
+                dont_filter=again,
+                meta={"listing": "feed", "revisit": again, "parent": response.url,
+                      "link_score": 1.0, "feed_relevance": item.relevance}))
+        return requests
+
+    def parse_feed(self, response):
+        """Queue a feed's entries as links of the seed page that announced it: title as the
+        anchor, summary as the context, the page's relevance as the parent's, in content, no
+        in-link (the page's own links already count)."""
+        meta, stats, seq = response.meta, self.crawler.stats, response.meta.get("log_seq")
+        self.fetched_urls.add(response.url)
+        if response.status != 200:
+            self.crawl_log.complete(seq, note=f"feed: status {response.status}")
+            return
+        feed = read_feed(response.body)
+        stats.inc_value("feeds/files")
+        if not feed.entries:
+            stats.inc_value("feeds/invalid" if feed.reason else "feeds/empty")
+            self.crawl_log.complete(seq, note=feed.reason or "feed: no entries")
+            return
+        links: dict[str, Link] = {}
+        for entry in feed.entries:
+            url = resolve(response.url, entry.link)
+            if url is not None and url not in self.fetched_urls and url not in links:
+                links[url] = Link(url, entry.title, entry.summary, in_content=True)
+        found = list(links.values())
+        if self.scope.active:
+            found = self._in_scope(found)
+        requests = self._requests_for(found, response.url, meta.get("feed_relevance"),
+                                      max(0, meta.get("depth", 1) - 1), inlinks="none")
+        stats.inc_value("feeds/entries", len(feed.entries))
+        stats.inc_value("feeds/queued", len(requests))
+        self.crawl_log.complete(seq, note=f"feed: {len(feed.entries)} entries, "
+                                          f"{len(requests)} queued")
+        for request in requests:
+            yield request
