@@ -500,3 +500,19 @@ def test_a_revisited_seed_reads_its_feed_again(demo, tmp_path):
             assert result.returncode == 0, text[-2000:]
     fetched = [r["url"] for r in _log(tmp_path) if not r.get("robots")]
     assert fetched.count(FEED) == 2 and fetched.count(NEW_POST) == 1
+
+
+@pytest.mark.parametrize("kind", ["feed", "sitemap"])
+def test_a_seed_may_be_a_feed_or_a_sitemap(demo, tmp_path, kind):
+    """-a seed=<feed or sitemap URL>: its entries or listed URLs are queued and crawled."""
+    web, _ = demo
+    listing, seed = ((_web_with_a_feed(web), FEED) if kind == "feed"
+                     else (_web_with_a_sitemap(web), SITEMAP_INDEX))
+    with serve_in_thread(listing) as server:
+        result, text = _crawl(tmp_path, server, [seed])
+    assert result.returncode == 0, text[-2000:]
+    rows = [r for r in _log(tmp_path) if not r.get("robots")]
+    assert rows[0]["url"] == seed
+    assert rows[0]["note"].startswith("feed: 2 entries" if kind == "feed"
+                                      else "sitemap index: 1 sitemaps")
+    assert NEW_POST in {d["url"] for d in _docs(tmp_path)}

@@ -8,6 +8,8 @@ the seed page that announced them.  The parsing lives in ``crawler/sitemaps.py``
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from scrapy import Request
 
 from ..feeds import announced_feeds, read_feed
@@ -60,11 +62,17 @@ class ListingsMixin:
             return
         found = read_sitemap(response.body,
                              size_cap(self.crawler.settings.getint("DOWNLOAD_MAXSIZE")))
-        stats.inc_value("sitemaps/files")
         if found.kind is None:
+            stats.inc_value("sitemaps/files")
             stats.inc_value("sitemaps/invalid")
             self.crawl_log.complete(seq, note=f"not a sitemap: {found.reason}")
             return
+        yield from self._sitemap_found(response, host, found)
+
+    def _sitemap_found(self, response, host: str, found) -> Iterator[Request]:
+        """The requests for a parsed sitemap (``found``, a ``SitemapFile``) of ``host``."""
+        meta, stats, seq = response.meta, self.crawler.stats, response.meta.get("log_seq")
+        stats.inc_value("sitemaps/files")
         urls = list(dict.fromkeys(u for u in (resolve(response.url, loc) for loc in found.locs)
                                   if u is not None and host_name(u) == host))
         if found.kind == "sitemapindex":
@@ -113,11 +121,20 @@ class ListingsMixin:
             self.crawl_log.complete(seq, note=f"feed: status {response.status}")
             return
         feed = read_feed(response.body)
-        stats.inc_value("feeds/files")
         if not feed.entries:
+            stats.inc_value("feeds/files")
             stats.inc_value("feeds/invalid" if feed.reason else "feeds/empty")
             self.crawl_log.complete(seq, note=feed.reason or "feed: no entries")
             return
+        yield from self._feed_found(response, feed, meta.get("feed_relevance"),
+                                    max(0, meta.get("depth", 1) - 1))
+
+    def _feed_found(self, response, feed, relevance: float | None,
+                    depth: int) -> Iterator[Request]:
+        """The requests for a parsed feed with entries, as links of a page of ``relevance``
+        at ``depth``."""
+        stats, seq = self.crawler.stats, response.meta.get("log_seq")
+        stats.inc_value("feeds/files")
         links: dict[str, Link] = {}
         for entry in feed.entries:
             url = resolve(response.url, entry.link)
@@ -126,11 +143,27 @@ class ListingsMixin:
         found = list(links.values())
         if self.scope.active:
             found = self._in_scope(found)
-        requests = self._requests_for(found, response.url, meta.get("feed_relevance"),
-                                      max(0, meta.get("depth", 1) - 1), inlinks="none")
+        requests = self._requests_for(found, response.url, relevance, depth, inlinks="none")
         stats.inc_value("feeds/entries", len(feed.entries))
         stats.inc_value("feeds/queued", len(requests))
         self.crawl_log.complete(seq, note=f"feed: {len(feed.entries)} entries, "
                                           f"{len(requests)} queued")
         for request in requests:
             yield request
+
+    # ------------------------------------------------------------------ seeds
+    def listing_seed(self, response) -> Iterator[Request]:
+        """A seed that is a sitemap or a feed rather than a page (``-a seed=.../feed.xml``):
+        its URLs or entries are queued as :meth:`parse_sitemap` and :meth:`parse_feed` would
+        (a feed's entries with no parent relevance); anything else is logged as not HTML."""
+        cap = size_cap(self.crawler.settings.getint("DOWNLOAD_MAXSIZE"))
+        found = read_sitemap(response.body, cap)
+        if found.kind is not None:
+            yield from self._sitemap_found(response, host_name(response.url), found)
+            return
+        feed = read_feed(response.body)
+        if feed.entries:
+            yield from self._feed_found(response, feed, None, 0)
+            return
+        self.crawl_log.complete(response.meta.get("log_seq"),
+                                note="not HTML, nor a sitemap or feed")

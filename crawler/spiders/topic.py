@@ -216,7 +216,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             self.crawler.stats.inc_value("revisit/requests")
         return Request(url, callback=self.parse, errback=self.on_error, priority=SEED_PRIORITY,
                        dont_filter=again,
-                       meta={"seed": seed, "revisit": again, "parent": None, "link_score": 1.0})
+                       meta={"seed": seed, "revisit": again, "parent": None, "link_score": 1.0,
+                             "listing": "seed" if seed else None})
 
     def _request(self, url: str, priority: int, parent: str, score: float,
                  components: dict | None, features: list[str] | None) -> Request:
@@ -232,6 +233,9 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         self.fetched_urls.add(url)
         self.fetched_urls.add(response.url)
         if response.status != 200 or not is_html(response):
+            if response.status == 200 and meta.get("seed"):
+                for request in self.listing_seed(response):
+                    yield request
             self._judged(meta, response.url, accepted=False)
             self._visited(meta, url, hub=False)
             return
