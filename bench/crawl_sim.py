@@ -41,12 +41,12 @@ from crawler.frontier import (
     rescore_queued,
 )
 from crawler.link_scoring import SEED_PRIORITY
-from crawler.links import Link, canonical, extract_links, resolve
+from crawler.links import Link, canonical, extract_links
 from crawler.relevance.topic import load_topic
 from crawler.robots_meta import robots_directives
 from crawler.settings import FEATURE_LEARN_FROM as LEARN_FROM
 from crawler.settings import RELEVANCE_AUTO_THRESHOLD as AUTO_THRESHOLD
-from crawler.sitemaps import SitemapBudget, read_sitemap, sitemaps_in_robots
+from crawler.sitemaps import SitemapBudget, listed_urls, read_sitemap, sitemaps_in_robots
 from crawler.state import CrawlState
 from crawler.testweb.archive import Record, WebArchive, load_web
 from crawler.traps import leads_elsewhere
@@ -245,8 +245,7 @@ class SimulatedCrawl:
     def _sitemap(self, url: str, host: str, body: bytes) -> None:
         """The spider's ``parse_sitemap``: the host's listed URLs, scored on the URL alone."""
         found = read_sitemap(body)
-        urls = list(dict.fromkeys(u for u in (resolve(url, loc) for loc in found.locs)
-                                  if u is not None and urlsplit(u).hostname == host))
+        urls = listed_urls(found, url, host)
         if found.kind == "sitemapindex":
             for child in urls:
                 if self.sitemaps.take_file(host, child):

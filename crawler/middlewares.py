@@ -26,6 +26,11 @@ def is_html(response: Response) -> bool:
     return response.body[:1024].lstrip()[:1] == b"<"
 
 
+def is_robots_request(request: Request) -> bool:
+    """The robots.txt request Scrapy's RobotsTxtMiddleware makes for a host."""
+    return bool(request.meta.get("dont_obey_robotstxt")) and request.url.endswith("/robots.txt")
+
+
 def _entry(request: Request, **fields) -> dict:
     meta = request.meta
     scheduled = (meta.get("redirect_urls") or [request.url])[0]
@@ -33,7 +38,7 @@ def _entry(request: Request, **fields) -> dict:
              "depth": meta.get("depth", 0), "parent": meta.get("parent"),
              "score": meta.get("link_score"), "components": meta.get("link_components"),
              "relevance": None, "accepted": False, "fetched_at": now_iso()}
-    if meta.get("dont_obey_robotstxt") and request.url.endswith("/robots.txt"):
+    if is_robots_request(request):
         entry["robots"] = True
     entry.update(fields)
     return entry

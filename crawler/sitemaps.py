@@ -20,6 +20,9 @@ from urllib.parse import urlsplit
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
+from .links import resolve
+from .scope import host_name
+
 MAX_FILES_PER_HOST = 50       # sitemap files fetched per seed host (indexes included)
 MAX_URLS_PER_HOST = 10_000    # ``SITEMAP_MAX_URLS`` default: listed URLs queued per host
 MAX_BYTES = 52_428_800        # the protocol's size limit of one uncompressed sitemap file
@@ -70,6 +73,13 @@ def read_sitemap(body: bytes, max_size: int = 0) -> SitemapFile:
     if kind not in ("urlset", "sitemapindex"):
         return SitemapFile(None, reason=f"root element {kind!r} is not urlset or sitemapindex")
     return SitemapFile(kind, [loc for loc in locs if urlsplit(loc).scheme in ("http", "https")])
+
+
+def listed_urls(found: SitemapFile, sitemap_url: str, host: str) -> list[str]:
+    """The canonical crawlable URLs on ``host`` that ``found`` (read from ``sitemap_url``)
+    lists, in order, once each."""
+    urls = (resolve(sitemap_url, loc) for loc in found.locs)
+    return list(dict.fromkeys(u for u in urls if u is not None and host_name(u) == host))
 
 
 class SitemapBudget:

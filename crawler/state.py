@@ -2,7 +2,7 @@
 
 ================================  ===========================================================
 ``url_weights.json``              S1 element weights (self-tuning, §7.4)
-``document_frequencies.json``      document frequencies for TF-IDF (§8.7)
+``document_frequencies.json``     document frequencies for TF-IDF (§8.7)
 ``candidates.tsv``                the dynamic topic feature library, reviewable (§8.9)
 ``library_state.json``            the library's own counts between updates
 ``link_model.npz``                the online link model (relevance feedback)

@@ -14,10 +14,10 @@ from scrapy import Request
 
 from ..feeds import announced_feeds, read_feed
 from ..items import PageItem
-from ..link_scoring import SEED_PRIORITY
 from ..links import Link, resolve
+from ..middlewares import is_robots_request
 from ..scope import host_name
-from ..sitemaps import read_sitemap, sitemaps_in_robots, size_cap
+from ..sitemaps import listed_urls, read_sitemap, sitemaps_in_robots
 
 
 class ListingsMixin:
@@ -25,8 +25,7 @@ class ListingsMixin:
     def _robots_received(self, response, request, spider=None) -> None:
         """A seed host's robots.txt (fetched by Scrapy's RobotsTxtMiddleware): request the
         sitemaps it names (``FOLLOW_SITEMAPS``; ``crawler/sitemaps.py``)."""
-        if not request.meta.get("dont_obey_robotstxt") or response.status != 200 \
-                or not request.url.endswith("/robots.txt"):
+        if response.status != 200 or not is_robots_request(request):
             return
         host = host_name(request.url)
         if host not in self.seed_hosts:
@@ -40,14 +39,8 @@ class ListingsMixin:
         revisits the host's seeds (``REVISIT_AFTER``; ``again`` overrides)."""
         if again is None:
             again = host in self.revisited_hosts
-        if again:
-            self.crawler.stats.inc_value("revisit/requests")
-        return Request(url, callback=self.parse_sitemap, errback=self.on_error,
-                       priority=SEED_PRIORITY, dont_filter=again,
-                       meta={"listing": "sitemap", "sitemap_of": host, "revisit": again,
-                             "parent": None,
-                             "link_score": 1.0, "download_maxsize": size_cap(
-                                 self.crawler.settings.getint("DOWNLOAD_MAXSIZE"))})
+        return self._fixed_request(url, self.parse_sitemap, again, listing="sitemap",
+                                   sitemap_of=host, download_maxsize=self.sitemap_max_bytes)
 
     def parse_sitemap(self, response):
         """Queue the URLs of the seed host a sitemap lists, or the sitemaps a sitemap index
@@ -60,8 +53,7 @@ class ListingsMixin:
         if response.status != 200:
             self.crawl_log.complete(seq, note=f"sitemap: status {response.status}")
             return
-        found = read_sitemap(response.body,
-                             size_cap(self.crawler.settings.getint("DOWNLOAD_MAXSIZE")))
+        found = read_sitemap(response.body, self.sitemap_max_bytes)
         if found.kind is None:
             stats.inc_value("sitemaps/files")
             stats.inc_value("sitemaps/invalid")
@@ -73,8 +65,7 @@ class ListingsMixin:
         """The requests for a parsed sitemap (``found``, a ``SitemapFile``) of ``host``."""
         meta, stats, seq = response.meta, self.crawler.stats, response.meta.get("log_seq")
         stats.inc_value("sitemaps/files")
-        urls = list(dict.fromkeys(u for u in (resolve(response.url, loc) for loc in found.locs)
-                                  if u is not None and host_name(u) == host))
+        urls = listed_urls(found, response.url, host)
         if found.kind == "sitemapindex":
             self.crawl_log.complete(seq, note=f"sitemap index: {len(urls)} sitemaps")
             for url in urls:
@@ -102,13 +93,9 @@ class ListingsMixin:
             url = resolve(response.url, href)
             if url is None or (self.scope.active and self.scope.refusal(url)):
                 continue
-            if again:
-                self.crawler.stats.inc_value("revisit/requests")
-            requests.append(Request(
-                url, callback=self.parse_feed, errback=self.on_error, priority=SEED_PRIORITY,
-                dont_filter=again,
-                meta={"listing": "feed", "revisit": again, "parent": response.url,
-                      "link_score": 1.0, "feed_relevance": item.relevance}))
+            requests.append(self._fixed_request(url, self.parse_feed, again, listing="feed",
+                                                parent=response.url,
+                                                feed_relevance=item.relevance))
         return requests
 
     def parse_feed(self, response):
@@ -156,8 +143,7 @@ class ListingsMixin:
         """A seed that is a sitemap or a feed rather than a page (``-a seed=.../feed.xml``):
         its URLs or entries are queued as :meth:`parse_sitemap` and :meth:`parse_feed` would
         (a feed's entries with no parent relevance); anything else is logged as not HTML."""
-        cap = size_cap(self.crawler.settings.getint("DOWNLOAD_MAXSIZE"))
-        found = read_sitemap(response.body, cap)
+        found = read_sitemap(response.body, self.sitemap_max_bytes)
         if found.kind is not None:
             yield from self._sitemap_found(response, host_name(response.url), found)
             return

@@ -37,7 +37,7 @@ from ..relevance.topic import CATEGORIES, load_topic
 from ..revisit import HUB, SEED, revisit_after
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
-from ..sitemaps import MAX_URLS_PER_HOST, SitemapBudget
+from ..sitemaps import MAX_URLS_PER_HOST, SitemapBudget, size_cap
 from ..state import CrawlState
 from ..traps import leads_elsewhere
 from ..warc import open_archive
@@ -145,6 +145,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         spider.revisit_after = revisit_after(settings.get("REVISIT_AFTER"))
         spider.sitemaps = SitemapBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
                                                                  MAX_URLS_PER_HOST))
+        spider.sitemap_max_bytes = size_cap(settings.getint("DOWNLOAD_MAXSIZE"))
         spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
         spider.follow_feeds = settings.getbool("FOLLOW_FEEDS", True)
         spider.revisited_hosts: set[str] = set()
@@ -212,12 +213,18 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                 yield self._sitemap_request(url, host, again=bool(self.revisited_hosts))
 
     def _start_request(self, url: str, again: bool, seed: bool = False) -> Request:
+        meta = {"seed": True, "listing": "seed"} if seed else {}
+        return self._fixed_request(url, self.parse, again, **meta)
+
+    def _fixed_request(self, url: str, callback, again: bool, **meta) -> Request:
+        """A request no link score scheduled (seed, revisited hub, sitemap, feed), ahead of
+        every scored link; ``again``: a revisit (``REVISIT_AFTER``), past the job's seen-URL
+        filter.  ``meta`` adds to (or overrides) the defaults."""
         if again:
             self.crawler.stats.inc_value("revisit/requests")
-        return Request(url, callback=self.parse, errback=self.on_error, priority=SEED_PRIORITY,
+        return Request(url, callback=callback, errback=self.on_error, priority=SEED_PRIORITY,
                        dont_filter=again,
-                       meta={"seed": seed, "revisit": again, "parent": None, "link_score": 1.0,
-                             "listing": "seed" if seed else None})
+                       meta={"revisit": again, "parent": None, "link_score": 1.0, **meta})
 
     def _request(self, url: str, priority: int, parent: str, score: float,
                  components: dict | None, features: list[str] | None) -> Request:
