@@ -19,7 +19,8 @@ from scrapy.dupefilters import BaseDupeFilter
 from scrapy.pqueues import ScrapyPriorityQueue
 from scrapy.utils.job import job_dir
 
-from .link_scoring import priority_of
+from .link_scoring import PRIORITY_LEVELS, priority_of
+from .politeness import slot_full
 
 log = logging.getLogger(__name__)
 UPGRADE_MARGIN = 5   # a rediscovery must beat the queued priority by this much
@@ -127,6 +128,10 @@ def reprioritize_due(judged_since: int, queued: int) -> bool:
     return queued > 0 and judged_since >= max(REPRIORITIZE_EVERY, queued / REPRIORITIZE_SHARE)
 
 
+# [ours] a link of a host with room in the downloader goes before the best waiting link of a
+# full host when its score is at most this much lower (FRONTIER_BUSY_HOST_SLACK)
+BUSY_HOST_SLACK = 0.05
+
 RESCORE_EVERY = 25         # judged fetches between two re-scorings of one link at the head
 
 
@@ -177,6 +182,7 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
     """
 
     MAX_ROUNDS = 64
+    HELD_MAX = 64    # requests of full hosts passed over in one pop before waiting
 
     def _reprioritize(self, scorer, traps) -> None:
         """Re-score every queued request carrying link components and queue them again."""
@@ -205,6 +211,46 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         return (state.scorer, state.traps) if state is not None else (None, None)
 
     def pop(self) -> Request | None:
+        """The best queued request, unless its host's downloader slot is full
+        (:func:`~crawler.politeness.slot_full`): then the best request of a host with room whose
+        score is within ``FRONTIER_BUSY_HOST_SLACK`` of it, if any among the next
+        ``HELD_MAX``; else None, and the engine asks again when a download ends (a full host
+        has downloads under way).  The requests passed over go back into the queue."""
+        downloader = self._downloader()
+        held: list[Request] = []
+        try:
+            while (request := self._pop_best()) is not None:
+                if downloader is None or not slot_full(downloader, request):
+                    if held and request.priority < held[0].priority - self._slack:
+                        held.append(request)     # too far below the waiting best
+                        break
+                    return request
+                held.append(request)
+                if len(held) >= self.HELD_MAX:
+                    break
+            if held:
+                self.crawler.stats.inc_value("frontier/waits_for_full_hosts")
+            return None
+        finally:
+            if held:
+                self.crawler.stats.inc_value("frontier/passed_full_hosts", len(held))
+            for request in held:
+                super().push(request)
+
+    def _downloader(self):
+        try:
+            return self.crawler.engine.downloader
+        except (AttributeError, RuntimeError):     # no engine yet (a queue built alone)
+            return None
+
+    @property
+    def _slack(self) -> int:
+        if not hasattr(self, "_slack_levels"):
+            slack = self.crawler.settings.getfloat("FRONTIER_BUSY_HOST_SLACK", BUSY_HOST_SLACK)
+            self._slack_levels = round(max(0.0, slack) * PRIORITY_LEVELS)
+        return self._slack_levels
+
+    def _pop_best(self) -> Request | None:
         scorer, traps = self._scorer_and_traps()
         if scorer is not None and reprioritize_due(
                 scorer.learner.seen - getattr(self, "_reprioritized_at", 0), len(self)):

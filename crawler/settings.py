@@ -44,6 +44,14 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           listed; at most 50 sitemap files per host)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
+``ROBOTSTXT_CRAWL_DELAY``  honour a host's robots.txt ``Crawl-delay`` / ``Request-rate`` as
+                          the delay of its downloader slot (default True; needs
+                          ``ROBOTSTXT_OBEY``; ``crawler/politeness.py``)
+``ROBOTSTXT_MAX_CRAWL_DELAY`` seconds; a host asking for a longer delay is not crawled
+                          (default 30)
+``FRONTIER_BUSY_HOST_SLACK`` a link of a host with room in the downloader goes before the best
+                          link of a host whose slot is full when its score is at most this much
+                          lower (default 0.05; 1: any link; ``crawler/frontier.py``)
 ``ROBOTS_META_OBEY``      honour ``<meta name="robots">`` / ``X-Robots-Tag``: a ``noindex`` page
                           is not written to the corpus, a ``nofollow`` page's links are not
                           followed (default True)
@@ -64,6 +72,8 @@ USER_AGENT = "focused-crawler/0.1 (+https://example.invalid/focused-crawler)"
 
 # Politeness: robots.txt, AutoThrottle and per-domain concurrency on by default.
 ROBOTSTXT_OBEY = True
+ROBOTSTXT_CRAWL_DELAY = True
+ROBOTSTXT_MAX_CRAWL_DELAY = 30.0
 AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
@@ -104,6 +114,8 @@ DOWNLOADER_MIDDLEWARES = {
     # after it (a stale duplicate takes no share of a host's cap) and after Scrapy's offsite
     # filter (50): URL patterns and MAX_PAGES_PER_HOST of crawler.scope
     "crawler.middlewares.ScopeMiddleware": 55,
+    # after Scrapy's RobotsTxtMiddleware (100), which has read the host's robots.txt by then
+    "crawler.politeness.CrawlDelayMiddleware": 105,
 }
 SPIDER_MIDDLEWARES = {}
 ITEM_PIPELINES = {

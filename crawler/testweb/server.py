@@ -13,7 +13,8 @@ Behaviour (``shared/testweb/README.md``, "Serving a web"):
 
 Connections are persistent (HTTP/1.1 default, ``Connection: keep-alive`` for HTTP/1.0) and
 pipelining works.  :attr:`ProxyServer.stats` counts what was served and
-:attr:`ProxyServer.log` lists ``(method, url, status)`` per request.
+:attr:`ProxyServer.log` lists ``(method, url, status, at)`` per request (:class:`Served`;
+``at``: ``time.monotonic()`` when the response was written).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.utils import formatdate
 from pathlib import Path
+from typing import NamedTuple
 
 from .archive import Record, WebArchive, load_web
 
@@ -49,6 +51,15 @@ _MESSAGES = {
 }
 _PCT_RE = re.compile(r"%[0-9A-Fa-f]{2}")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+class Served(NamedTuple):
+    """One request answered by the server."""
+
+    method: str
+    url: str
+    status: int
+    at: float       # time.monotonic() when the response was written
 
 
 @dataclass
@@ -118,7 +129,7 @@ class ProxyServer:
         self.keep_log = keep_log
         self.idle_timeout = idle_timeout
         self.stats = ServerStats()
-        self.log: list[tuple[str, str, int]] = []
+        self.log: list[Served] = []
         # url -> (head without the final CRLF, body, status)
         self._responses: dict[str, tuple[bytes, bytes, int]] = {}
         self._by_norm: dict[str, str] = {}
@@ -496,7 +507,7 @@ class _Connection(asyncio.Protocol):
         stats.by_status[status] += 1
         stats.by_method[method] += 1
         if server.keep_log:
-            server.log.append((method, url, status))
+            server.log.append(Served(method, url, status, time.monotonic()))
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s %s %d %d", method, url, status, 0 if head_only else len(body))
         if not keep_alive:
