@@ -1,24 +1,28 @@
-"""RSS and Atom feeds a seed page announces (``FOLLOW_FEEDS``): a site's newest items.
+"""RSS, Atom and JSON feeds a seed page announces (``FOLLOW_FEEDS``): a site's newest items.
 
 A page may announce feeds in its head (``<link rel="alternate" type="application/rss+xml"
-href=...>``, or ``application/atom+xml``).  For a seed page the spider fetches them and queues
-their entries like the page's own links: the entry's title is the anchor, its summary the
-context, the seed page's relevance the parent's, and the entry counts as in-content.  Unlike a
-sitemap's bare URLs a feed brings words the link score can weigh, and on a recurring crawl
+href=...>``, ``application/atom+xml`` or JSON Feed's ``application/feed+json``).  For a seed
+page the spider fetches them and queues their entries like the page's own links: the entry's
+title is the anchor, its summary the context, the seed page's relevance the parent's, and the
+entry counts as in-content.  Unlike a sitemap's bare URLs a feed brings words the link score can weigh, and on a recurring crawl
 (``REVISIT_AFTER``) a seed's feeds are read again, so new items are found even where no hub
 links them yet.  Every feed fetch counts as a fetch.
 
 Parsing is feedparser's (RSS 0.9x/1.0/2.0, Atom; it never fetches anything when given bytes);
-this module only finds the announced feeds and turns entries into links, as pure functions.
+JSON Feed (versions 1 and 1.1), which feedparser does not read, is read with :mod:`json`; this
+module only finds the announced feeds and turns entries into links, as pure functions.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import feedparser
 from w3lib.html import remove_tags, replace_entities
 
-FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/rdf+xml"})
+# JSON Feed's own type only: WordPress announces its REST API as alternate application/json
+FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/rdf+xml",
+                        "application/feed+json"})
 MAX_FEEDS_PER_PAGE = 4
 MAX_ENTRIES = 500
 SUMMARY_CHARS = 1000
@@ -57,8 +61,36 @@ def _text(html: str, limit: int) -> str:
     return " ".join(replace_entities(remove_tags(html or "")).split())[:limit]
 
 
+def _json_feed(body: bytes) -> Feed | None:
+    """A JSON Feed (https://jsonfeed.org, versions 1 and 1.1; feedparser reads only XML), or
+    None when the body is not one."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or "jsonfeed.org/version/" not in str(data.get("version")):
+        return None
+    items = data.get("items")
+    entries = []
+    for item in items[:MAX_ENTRIES] if isinstance(items, list) else ():
+        if not isinstance(item, dict):
+            continue
+        link = item.get("url") or item.get("external_url")
+        if isinstance(link, str) and link.strip():
+            summary = next((v for k in ("summary", "content_text", "content_html")
+                            if isinstance(v := item.get(k), str) and v), "")
+            title = item.get("title") if isinstance(item.get("title"), str) else ""
+            entries.append(FeedEntry(link.strip(), _text(title, 300),
+                                     _text(summary, SUMMARY_CHARS)))
+    return Feed(entries)
+
+
 def read_feed(body: bytes) -> Feed:
-    """Parse an RSS or Atom body.  Never raises on bad input."""
+    """Parse an RSS, Atom or JSON Feed body.  Never raises on bad input."""
+    if bytes(body[:64]).lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
+        feed = _json_feed(bytes(body))
+        if feed is not None:
+            return feed
     try:
         parsed = feedparser.parse(bytes(body), sanitize_html=False, resolve_relative_uris=False)
     except Exception as err:            # feedparser reports most problems as bozo instead

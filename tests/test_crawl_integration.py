@@ -445,16 +445,20 @@ def test_a_sitemap_given_on_the_command_line_is_read_without_robots_discovery(de
 
 
 FEED = "http://www.weekend.test/feed.xml"
+JSON_FEED = "http://www.weekend.test/feed.json"
 
 
-def _web_with_a_feed(web):
-    """The demo web whose weekend home announces an RSS feed listing a post no page links."""
+def _web_with_a_feed(web, kind: str = "rss"):
+    """The demo web whose weekend home announces an RSS feed (or a JSON Feed) listing a post no
+    page links."""
     from crawler.testweb.archive import Record, WebArchive
 
     records = dict(_web_with_a_new_post(web).records)
     home = web.records["http://www.weekend.test/"]
-    body = home.body.replace(b"</head>", b'<link rel="alternate" type="application/rss+xml" '
-                             b'title="Weekend" href="/feed.xml"></head>', 1)
+    announce = (b'<link rel="alternate" type="application/rss+xml" title="Weekend" '
+                b'href="/feed.xml">' if kind == "rss" else
+                b'<link rel="alternate" type="application/feed+json" href="/feed.json">')
+    body = home.body.replace(b"</head>", announce + b"</head>", 1)
     assert body != home.body
     records[home.url] = Record(home.url, 200, "OK", home.headers, body)
     rss = (f'<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel>'
@@ -466,15 +470,27 @@ def _web_with_a_feed(web):
            f'<link>http://www.weekend.test/football/derby-report.html</link></item>'
            f'</channel></rss>').encode()
     records[FEED] = Record(FEED, 200, "OK", (("Content-Type", "application/rss+xml"),), rss)
+    if kind == "json":
+        items = [{"id": "1", "url": NEW_POST, "title": "The club's wind turbine",
+                  "content_html": "<p>A 250 kW wind turbine and solar panels: renewable "
+                                  "energy for the club</p>"},
+                 {"id": "2", "url": "http://www.weekend.test/football/derby-report.html",
+                  "title": "Derby report"}]
+        records[JSON_FEED] = Record(JSON_FEED, 200, "OK",
+                                    (("Content-Type", "application/feed+json"),),
+                                    json.dumps({"version": "https://jsonfeed.org/version/1.1",
+                                                "title": "Weekend", "items": items}).encode())
     return WebArchive(records=records, labels=web.labels, seeds=web.seeds)
 
 
-@pytest.mark.parametrize("follow", [True, False])
-def test_a_seed_pages_feed_brings_its_new_items(demo, tmp_path, follow):
-    """The weekend home announces an RSS feed: its entry for a post no page links is queued
-    with its title as anchor, fetched and written; with FOLLOW_FEEDS=False the post stays unseen."""
+@pytest.mark.parametrize("follow, kind", [(True, "rss"), (True, "json"), (False, "rss")])
+def test_a_seed_pages_feed_brings_its_new_items(demo, tmp_path, follow, kind):
+    """The weekend home announces an RSS feed (or a JSON Feed): its entry for a post no page
+    links is queued with its title as anchor, fetched and written; with FOLLOW_FEEDS=False the
+    post stays unseen."""
     web, _ = demo
-    with serve_in_thread(_web_with_a_feed(web)) as server:
+    feed = FEED if kind == "rss" else JSON_FEED
+    with serve_in_thread(_web_with_a_feed(web, kind)) as server:
         result, text = _crawl(tmp_path, server, web.seeds, FOLLOW_FEEDS=follow)
     assert result.returncode == 0, text[-2000:]
     rows = {r["url"]: r for r in _log(tmp_path) if not r.get("robots")}
@@ -482,10 +498,10 @@ def test_a_seed_pages_feed_brings_its_new_items(demo, tmp_path, follow):
     if not follow:
         assert FEED not in rows and NEW_POST not in rows and "feeds/files" not in summary
         return
-    assert rows[FEED]["parent"] == "http://www.weekend.test/"
-    assert rows[FEED]["note"].startswith("feed: 2 entries")
+    assert rows[feed]["parent"] == "http://www.weekend.test/"
+    assert rows[feed]["note"].startswith("feed: 2 entries")
     post = rows[NEW_POST]
-    assert post["parent"] == FEED and post["status"] == 200
+    assert post["parent"] == feed and post["status"] == 200
     assert post["components"]["anchor"] > 0              # the title counts as the anchor
     assert NEW_POST in {d["url"] for d in _docs(tmp_path)}
     assert summary["feeds/files"] == 1 and summary["feeds/entries"] == 2

@@ -1,4 +1,6 @@
 """Feed discovery and reading (crawler/feeds.py)."""
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import html
@@ -39,8 +41,30 @@ def test_atom_entries():
     assert read_feed(atom).entries == [FeedEntry("http://a.test/a1", "太阳能屋顶", "屋顶上的光伏板")]
 
 
+def test_json_feed_entries_and_only_its_own_type_is_announced():
+    body = json.dumps({
+        "version": "https://jsonfeed.org/version/1.1", "title": "Weekend",
+        "items": [{"id": "1", "url": "http://a.test/j1", "title": "Wind <b>power</b>",
+                   "content_html": "<p>A 250 kW turbine</p>"},
+                  {"id": "2", "external_url": "http://b.test/j2", "summary": "Solar",
+                   "content_text": "longer"},
+                  {"id": "3", "title": "no url"}, "not an item", {"url": 7}]},
+        ensure_ascii=False).encode("utf-8")
+    assert read_feed(b"\xef\xbb\xbf \n" + body).entries == [
+        FeedEntry("http://a.test/j1", "Wind power", "A 250 kW turbine"),
+        FeedEntry("http://b.test/j2", "", "Solar")]
+    root = html.fromstring(
+        '<html><head><link rel="alternate" type="application/feed+json" href="/feed.json">'
+        '<link rel="alternate" type="application/json" href="/wp-json/wp/v2/pages/12">'
+        '</head></html>')
+    assert announced_feeds(root) == ["/feed.json"]     # not a WordPress REST endpoint
+
+
 def test_what_is_not_a_feed_gives_a_reason():
-    for body in (b"", b"\x00\xff binary", b"<html><body><p>a page</p></body></html>"):
+    for body in (b"", b"\x00\xff binary", b"<html><body><p>a page</p></body></html>",
+                 b'{"version": "1.0", "items": [{"url": "http://a.test/"}]}',
+                 b'{"a":' * 100000,
+                 b'["https://jsonfeed.org/version/1"]'):
         feed = read_feed(body)
         assert feed.entries == [] and feed.reason.startswith("not a feed")
 
