@@ -4,9 +4,9 @@ A page may announce feeds in its head (``<link rel="alternate" type="application
 href=...>``, ``application/atom+xml`` or JSON Feed's ``application/feed+json``).  For a seed
 page the spider fetches them and queues their entries like the page's own links: the entry's
 title is the anchor, its summary the context, the seed page's relevance the parent's, and the
-entry counts as in-content.  Unlike a sitemap's bare URLs a feed brings words the link score can weigh, and on a recurring crawl
-(``REVISIT_AFTER``) a seed's feeds are read again, so new items are found even where no hub
-links them yet.  Every feed fetch counts as a fetch.
+entry counts as in-content.  Unlike a sitemap's bare URLs a feed brings words the link score
+can weigh, and on a recurring crawl (``REVISIT_AFTER``) a seed's feeds are read again, so new
+items are found even where no hub links them yet.  Every feed fetch counts as a fetch.
 
 Parsing is feedparser's (RSS 0.9x/1.0/2.0, Atom; it never fetches anything when given bytes);
 JSON Feed (versions 1 and 1.1), which feedparser does not read, is read with :mod:`json`; this

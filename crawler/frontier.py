@@ -12,6 +12,7 @@ refetches a page.
 from __future__ import annotations
 
 import logging
+from functools import cached_property
 from pathlib import Path
 
 from scrapy import Request
@@ -243,12 +244,11 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         except (AttributeError, RuntimeError):     # no engine yet (a queue built alone)
             return None
 
-    @property
+    @cached_property
     def _slack(self) -> int:
-        if not hasattr(self, "_slack_levels"):
-            slack = self.crawler.settings.getfloat("FRONTIER_BUSY_HOST_SLACK", BUSY_HOST_SLACK)
-            self._slack_levels = round(max(0.0, slack) * PRIORITY_LEVELS)
-        return self._slack_levels
+        """``FRONTIER_BUSY_HOST_SLACK`` in priority levels."""
+        slack = self.crawler.settings.getfloat("FRONTIER_BUSY_HOST_SLACK", BUSY_HOST_SLACK)
+        return round(max(0.0, slack) * PRIORITY_LEVELS)
 
     def _pop_best(self) -> Request | None:
         scorer, traps = self._scorer_and_traps()

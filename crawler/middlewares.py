@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timezone
+from typing import NoReturn
 
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest
@@ -58,6 +59,15 @@ class _CrawlerMiddleware:
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
+
+    def _drop_unfetched(self, request: Request, stat: str, why: str) -> NoReturn:
+        """Drop ``request`` before its download: the job's seen-URL filter forgets it (not
+        fetched after all, so a later link may queue it again) and ``stat`` counts it."""
+        df = getattr(self.crawler, "priority_dupefilter", None)
+        if df is not None:
+            df.forget(request)
+        self.crawler.stats.inc_value(stat)
+        raise IgnoreRequest(why)
 
 
 class FetchLogMiddleware(_CrawlerMiddleware):
@@ -142,11 +152,8 @@ class ScopeMiddleware(_CrawlerMiddleware):
                 counts[host] = counts.get(host, 0) + 1
         if why is None:
             return None
-        df = getattr(self.crawler, "priority_dupefilter", None)
-        if df is not None:          # not fetched after all: a later link may queue it again
-            df.forget(request)
-        self.crawler.stats.inc_value(f"scope/requests_dropped/{why}")
-        raise IgnoreRequest(f"outside the crawl's scope ({why}): {request.url}")
+        self._drop_unfetched(request, f"scope/requests_dropped/{why}",
+                             f"outside the crawl's scope ({why}): {request.url}")
 
 
 class WarcMiddleware(_CrawlerMiddleware):

@@ -20,7 +20,6 @@ from urllib.parse import urlsplit
 
 from protego import Protego
 from scrapy import Request, signals
-from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 from scrapy.utils.httpobj import urlparse_cached
 
@@ -124,13 +123,10 @@ class CrawlDelayMiddleware(_CrawlerMiddleware):
         delay = self.delays.get(host)
         if delay is None:
             return None
-        if delay > self.max_delay:
-            df = getattr(self.crawler, "priority_dupefilter", None)
-            if df is not None:      # not fetched: a later run with another cap may fetch it
-                df.forget(request)
-            self.crawler.stats.inc_value("robotstxt/crawl_delay/requests_dropped")
-            raise IgnoreRequest(f"robots.txt Crawl-delay {delay:g} s over "
-                                f"ROBOTSTXT_MAX_CRAWL_DELAY: {request.url}")
+        if delay > self.max_delay:      # a later run with another cap may fetch it
+            self._drop_unfetched(request, "robotstxt/crawl_delay/requests_dropped",
+                                 f"robots.txt Crawl-delay {delay:g} s over "
+                                 f"ROBOTSTXT_MAX_CRAWL_DELAY: {request.url}")
         self._apply(request, max(delay, self.min_delay))
         # AutoThrottle would move the delay towards the latency, below the robots.txt one
         request.meta["autothrottle_dont_adjust_delay"] = True

@@ -44,7 +44,7 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           listed; at most 50 sitemap files per host)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
-``ROBOTSTXT_CRAWL_DELAY``  honour a host's robots.txt ``Crawl-delay`` / ``Request-rate`` as
+``ROBOTSTXT_CRAWL_DELAY`` honour a host's robots.txt ``Crawl-delay`` / ``Request-rate`` as
                           the delay of its downloader slot (default True; needs
                           ``ROBOTSTXT_OBEY``; ``crawler/politeness.py``)
 ``ROBOTSTXT_MAX_CRAWL_DELAY`` seconds; a host asking for a longer delay is not crawled

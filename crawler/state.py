@@ -148,9 +148,10 @@ class CrawlState:
                         observe: bool = True) -> tuple[Relevance, PageTerms]:
         """S2 relevance of a parsed page given its main ``text`` (the relevance pipeline's
         step, shared with the simulation); with ``observe`` (not for a page fetched again)
-        the page also feeds the IDF statistics and the automatic threshold.  Returns the relevance and the analysed page, which the caller
-        passes to :meth:`learn` when ``learn_from`` says so: at once (``relevant``; the
-        library skips pages below the threshold) or once the page is written (``written``)."""
+        the page also feeds the IDF statistics and the automatic threshold.  Returns the
+        relevance and the analysed page, which the caller passes to :meth:`learn` when
+        ``learn_from`` says so: at once (``relevant``; the library skips pages below the
+        threshold) or once the page is written (``written``)."""
         model = self.relevance
         page = model.analyse(doc, text, url)
         if observe:

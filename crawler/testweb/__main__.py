@@ -36,17 +36,21 @@ def _info(web: WebArchive) -> str:
     return "\n".join(out)
 
 
+WEB_HELP = ("test-web folder, .warc.gz file, folder of .warc.gz files (a crawl's CORPUS_WARC), "
+            "or 'demo'")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m crawler.testweb",
                                      description="Serve or describe an offline test web.")
     sub = parser.add_subparsers(dest="command", required=True)
     p_serve = sub.add_parser("serve", help="serve DIR as an HTTP proxy on 127.0.0.1")
-    p_serve.add_argument("web", help="test-web folder, .warc.gz file, folder of .warc.gz files (a crawl's CORPUS_WARC), or 'demo'")
+    p_serve.add_argument("web", help=WEB_HELP)
     p_serve.add_argument("--port", type=int, default=8080, help="port (0: any free port)")
     p_serve.add_argument("--host", default="127.0.0.1", help="loopback address to bind")
     p_serve.add_argument("-v", "--verbose", action="store_true", help="log every request")
     p_info = sub.add_parser("info", help="counts by status and content type, hosts, seeds")
-    p_info.add_argument("web", help="test-web folder, .warc.gz file, folder of .warc.gz files (a crawl's CORPUS_WARC), or 'demo'")
+    p_info.add_argument("web", help=WEB_HELP)
     args = parser.parse_args(argv)
 
     web = load_web(args.web)
