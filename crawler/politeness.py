@@ -1,13 +1,25 @@
-"""Per-host politeness beyond Scrapy's own: robots.txt ``Crawl-delay`` / ``Request-rate``, and
-which downloader slots are full.
+"""Per-host politeness beyond Scrapy's own: robots.txt ``Crawl-delay`` / ``Request-rate`` and
+server errors, back-off from hosts that answer 429 / 503, per-host delay floors under
+AutoThrottle, and which downloader slots are full.
 
-Scrapy's RobotsTxtMiddleware honours ``Allow``/``Disallow`` only.  :class:`CrawlDelayMiddleware`
-reads the delay a host's robots.txt asks of our user agent (``Crawl-delay: 5``, or
-``Request-rate: 1/10s``: ten seconds per request; the longer when both are given) and makes it
-the delay of that host's downloader slot, without jitter (AutoThrottle leaves that host's delay
-alone).  A host that asks for more than
-``ROBOTSTXT_MAX_CRAWL_DELAY`` seconds (default 30, the cap Nutch and StormCrawler use) is not
-crawled at all: waiting that long per page would hold a focused crawl's best links hostage.
+Scrapy's RobotsTxtMiddleware honours ``Allow``/``Disallow`` only.
+:class:`RobotsTxtPolicyMiddleware` adds two rules:
+- the delay a host's robots.txt asks of our user agent (``Crawl-delay: 5``, or
+  ``Request-rate: 1/10s``: ten seconds per request; the longer when both are given) becomes the
+  floor of that host's downloader-slot delay, without jitter.  A host that asks for more than
+  ``ROBOTSTXT_MAX_CRAWL_DELAY`` seconds (default 30, the cap Nutch and StormCrawler use) is not
+  crawled at all: waiting that long per page would hold a focused crawl's best links hostage;
+- a host whose robots.txt answers a server error (5xx) or 429 is not crawled in this run
+  (RFC 9309, section 2.3.1.4: an unreachable robots.txt means complete disallow), where Scrapy
+  would parse the error page as an empty robots.txt and crawl everything.
+
+:class:`PoliteThrottle` replaces Scrapy's AutoThrottle extension.  Scrapy's lowers every slot
+towards ``DOWNLOAD_DELAY``, below a host's own ``DOWNLOAD_SLOTS`` delay; here a slot's delay never
+goes below its floor (``DOWNLOAD_DELAY``, its ``DOWNLOAD_SLOTS`` / robots.txt delay, a running
+back-off).  A host that answers ``BACKOFF_HTTP_CODES`` (429 Too Many Requests, 503 Service
+Unavailable) gets no request before its ``Retry-After`` and its delay doubles (at most
+``BACKOFF_MAX_DELAY``), halving again with each normal response: Scrapy's AutoThrottle never
+slows down for them and its retry middleware asks again at once.
 
 :func:`slot_full` tells the frontier (:class:`crawler.frontier.RescoringPriorityQueue`) that a
 host already holds as many requests in the downloader as it may download at once, so the
@@ -16,10 +28,15 @@ next-best link of another host goes first instead of waiting behind it.
 from __future__ import annotations
 
 import logging
+import time
+from datetime import timezone
+from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
 from protego import Protego
 from scrapy import Request, signals
+from scrapy.exceptions import NotConfigured
+from scrapy.extensions.throttle import AutoThrottle
 from scrapy.http import Response
 from scrapy.utils.httpobj import urlparse_cached
 
@@ -28,6 +45,10 @@ from .middlewares import _CrawlerMiddleware, is_robots_request
 log = logging.getLogger(__name__)
 
 MAX_CRAWL_DELAY = 30.0   # seconds; above this a host is skipped (ROBOTSTXT_MAX_CRAWL_DELAY)
+BACKOFF_HTTP_CODES = (429, 503)
+BACKOFF_START = 1.0      # seconds: the first back-off delay of a host that names no Retry-After
+BACKOFF_MAX_DELAY = 60.0  # seconds: the longest wait and delay of a backed-off host
+BACKOFF_RETRY_TIMES = 3  # retries of a request answered 429 / 503 (each after the back-off)
 
 
 def robots_delay(body: bytes | str, user_agent: str) -> float | None:
@@ -48,6 +69,31 @@ def robots_delay(body: bytes | str, user_agent: str) -> float | None:
     return best if best > 0 else None
 
 
+def robots_unavailable(status: int) -> bool:
+    """A robots.txt answered with this status counts as unreachable: complete disallow
+    (RFC 9309, 2.3.1.4: server errors; 429 is treated like them, as Google does)."""
+    return status >= 500 or status == 429
+
+
+def retry_after(value: bytes | str | None, now: float | None = None) -> float | None:
+    """Seconds a ``Retry-After`` header value asks to wait (RFC 9110, 10.2.3): delay-seconds or
+    an HTTP-date (0 when it has passed); None when absent or unreadable.  ``now``: Unix time."""
+    if value is None:
+        return None
+    text = (value.decode("latin-1") if isinstance(value, bytes) else value).strip()
+    if text.isascii() and text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when is None:
+        return None
+    if when.tzinfo is None:         # an HTTP-date is GMT
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
 def _robots_host(request: Request) -> str:
     """The host a robots.txt request was made for (before any redirect)."""
     return urlsplit((request.meta.get("redirect_urls") or [request.url])[0]).hostname or ""
@@ -63,31 +109,47 @@ def slot_full(downloader, request: Request) -> bool:
     return slot is not None and len(slot.active) >= max(1, slot.concurrency)
 
 
-class CrawlDelayMiddleware(_CrawlerMiddleware):
-    """Applies robots.txt ``Crawl-delay`` / ``Request-rate`` per host (``ROBOTSTXT_CRAWL_DELAY``,
-    on by default with ``ROBOTSTXT_OBEY``); drops the requests of a host asking for more than
-    ``ROBOTSTXT_MAX_CRAWL_DELAY`` seconds.  Sits after Scrapy's RobotsTxtMiddleware, so a
-    host's robots.txt has been read when its first request gets here."""
+class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
+    """Applies robots.txt ``Crawl-delay`` / ``Request-rate`` per host (``ROBOTSTXT_CRAWL_DELAY``)
+    and drops the requests of a host asking for more than ``ROBOTSTXT_MAX_CRAWL_DELAY``
+    seconds, or whose robots.txt answered a server error or 429
+    (``ROBOTSTXT_UNAVAILABLE_DISALLOW``); both on by default with ``ROBOTSTXT_OBEY``.  Sits
+    after Scrapy's RobotsTxtMiddleware, so a host's robots.txt has been read when its first
+    request gets here."""
 
     def __init__(self, crawler):
         super().__init__(crawler)
         settings = crawler.settings
-        self.enabled = settings.getbool("ROBOTSTXT_OBEY") and \
-            settings.getbool("ROBOTSTXT_CRAWL_DELAY", True)
+        obey = settings.getbool("ROBOTSTXT_OBEY")
+        self.honour_delay = obey and settings.getbool("ROBOTSTXT_CRAWL_DELAY", True)
+        self.honour_errors = obey and settings.getbool("ROBOTSTXT_UNAVAILABLE_DISALLOW", True)
         self.max_delay = settings.getfloat("ROBOTSTXT_MAX_CRAWL_DELAY", MAX_CRAWL_DELAY)
         self.min_delay = settings.getfloat("DOWNLOAD_DELAY")
         self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT") \
             or "*"
         self.delays: dict[str, float] = {}
-        if self.enabled:
+        self.unavailable: dict[str, int] = {}      # host -> status of its robots.txt
+        if self.honour_delay or self.honour_errors:
             crawler.signals.connect(self._robots_received, signal=signals.response_received)
 
     def _robots_received(self, response: Response, request: Request, spider=None) -> None:
-        if response.status != 200 or not is_robots_request(request):
+        if not is_robots_request(request):
+            return
+        host = _robots_host(request)
+        if not host:
+            return
+        if robots_unavailable(response.status):
+            if self.honour_errors:
+                self.unavailable[host] = response.status
+                self.crawler.stats.inc_value("robotstxt/unavailable/hosts")
+                log.warning("%s: robots.txt answered HTTP %d; the host is not crawled in this "
+                            "run (RFC 9309: an unreachable robots.txt disallows everything)",
+                            host, response.status)
+            return
+        if response.status != 200 or not self.honour_delay:
             return
         delay = robots_delay(response.body, self.user_agent)
-        host = _robots_host(request)
-        if delay is None or not host:
+        if delay is None:
             return
         self.delays[host] = delay
         stats = self.crawler.stats
@@ -103,7 +165,8 @@ class CrawlDelayMiddleware(_CrawlerMiddleware):
 
     def _apply(self, request: Request, delay: float) -> None:
         """The slot ``request`` goes to gets at least ``delay`` without jitter, now and when
-        Scrapy creates it again after collecting it idle (its ``DOWNLOAD_SLOTS`` entry)."""
+        Scrapy creates it again after collecting it idle (its ``DOWNLOAD_SLOTS`` entry, which
+        is also the floor :class:`PoliteThrottle` keeps it above)."""
         downloader = self.crawler.engine.downloader
         key = downloader.get_slot_key(request)
         per_slot = downloader.per_slot_settings
@@ -117,9 +180,13 @@ class CrawlDelayMiddleware(_CrawlerMiddleware):
             slot.jitter = 0.0
 
     def process_request(self, request: Request, spider=None):
-        if not self.delays or is_robots_request(request):
+        if not (self.delays or self.unavailable) or is_robots_request(request):
             return None
         host = urlparse_cached(request).hostname or ""
+        status = self.unavailable.get(host)
+        if status is not None:          # a later run asks for its robots.txt again
+            self._drop_unfetched(request, "robotstxt/unavailable/requests_dropped",
+                                 f"robots.txt answered HTTP {status}: {request.url}")
         delay = self.delays.get(host)
         if delay is None:
             return None
@@ -128,6 +195,111 @@ class CrawlDelayMiddleware(_CrawlerMiddleware):
                                  f"robots.txt Crawl-delay {delay:g} s over "
                                  f"ROBOTSTXT_MAX_CRAWL_DELAY: {request.url}")
         self._apply(request, max(delay, self.min_delay))
-        # AutoThrottle would move the delay towards the latency, below the robots.txt one
-        request.meta["autothrottle_dont_adjust_delay"] = True
         return None
+
+
+class PoliteThrottle(AutoThrottle):
+    """Scrapy's AutoThrottle (when ``AUTOTHROTTLE_ENABLED``) with per-slot delay floors, and
+    back-off from hosts answering ``BACKOFF_HTTP_CODES`` (default 429, 503; an empty list turns
+    it off) up to ``BACKOFF_MAX_DELAY`` seconds (default 60).  Replaces
+    ``scrapy.extensions.throttle.AutoThrottle`` in ``EXTENSIONS``.
+
+    A throttling answer sets the host's back-off to the longest of its ``Retry-After``, twice
+    the back-off it had or the slot's delay, and ``BACKOFF_START`` (1 s); the host gets no
+    request before the ``Retry-After`` (or that back-off) has passed, and its delay stays at
+    least the back-off.  Answers to requests sent before the back-off began do not double it
+    again.  Each other answer from the host halves the back-off until it falls below the
+    slot's floor.  A request answered so may be retried ``BACKOFF_RETRY_TIMES`` (default 3)
+    times instead of ``RETRY_TIMES``."""
+
+    def __init__(self, crawler):
+        settings = crawler.settings
+        self.adaptive = settings.getbool("AUTOTHROTTLE_ENABLED")
+        codes = settings.getlist("BACKOFF_HTTP_CODES", list(BACKOFF_HTTP_CODES))
+        self.backoff_codes = frozenset(int(c) for c in codes)
+        self.backoff_max = settings.getfloat("BACKOFF_MAX_DELAY", BACKOFF_MAX_DELAY)
+        self.backoff_retries = settings.getint("BACKOFF_RETRY_TIMES", BACKOFF_RETRY_TIMES)
+        if not self.adaptive and not self.backoff_codes:
+            raise NotConfigured
+        self.backoffs: dict[str, float] = {}      # slot key -> back-off delay, seconds
+        self._since: dict[str, float] = {}        # slot key -> monotonic start of back-off
+        self._key: str | None = None
+        if self.adaptive:
+            super().__init__(crawler)   # connects _response_downloaded (ours) and spider_opened
+        else:
+            self.crawler = crawler
+            self.debug = False
+            crawler.signals.connect(self._response_downloaded,
+                                    signal=signals.response_downloaded)
+        self.mindelay = settings.getfloat("DOWNLOAD_DELAY")
+
+    def floor(self, key: str, backoff: bool = True) -> float:
+        """The least delay of slot ``key``: ``DOWNLOAD_DELAY``, its ``DOWNLOAD_SLOTS`` (or
+        robots.txt) delay and, with ``backoff``, its running back-off."""
+        entry = self.crawler.engine.downloader.per_slot_settings.get(key) or {}
+        least = max(self.mindelay, float(entry.get("delay", 0.0)))
+        return max(least, self.backoffs.get(key, 0.0)) if backoff else least
+
+    def _response_downloaded(self, response: Response, request: Request, spider=None) -> None:
+        key, slot = self._get_slot(request, spider)
+        if key is None or slot is None:
+            return
+        if response.status in self.backoff_codes:
+            self._back_off(key, slot, response, request)
+            return
+        if key in self.backoffs:
+            self._recover(key, slot)
+        if self.adaptive:
+            self._key = key
+            try:
+                super()._response_downloaded(response, request, spider)
+            finally:
+                self._key = None
+
+    def _adjust_delay(self, slot, latency: float, response: Response) -> None:
+        super()._adjust_delay(slot, latency, response)
+        if self._key is not None:
+            slot.delay = max(slot.delay, self.floor(self._key))
+
+    def _back_off(self, key: str, slot, response: Response, request: Request) -> None:
+        now = time.monotonic()
+        asked = retry_after(response.headers.get(b"Retry-After"))
+        previous = self.backoffs.get(key, 0.0)
+        sent = now - float(request.meta.get("download_latency") or 0.0)
+        if previous and sent < self._since.get(key, now):
+            delay = previous        # sent before the back-off began: no second doubling
+        else:
+            delay = min(self.backoff_max, max(BACKOFF_START, 2 * max(previous, slot.delay)))
+            self._since[key] = now
+        wait = min(self.backoff_max, max(asked or 0.0, delay))
+        self.backoffs[key] = max(delay, previous)
+        slot.delay = max(slot.delay, self.backoffs[key])
+        # no request before now + wait, whatever the slot's jitter draws
+        earliest = now + wait - slot.delay * max(0.0, 1.0 - slot.jitter)
+        slot.lastseen = max(slot.lastseen, earliest)
+        # "come back later", not a failure: Scrapy's retry middleware (which sees the response
+        # after this signal) may ask again up to BACKOFF_RETRY_TIMES, each after the back-off
+        retries = request.meta.get("max_retry_times")
+        request.meta["max_retry_times"] = max(self.backoff_retries,
+                                              retries if retries is not None else 0)
+        stats = self.crawler.stats
+        stats.inc_value("backoff/responses")
+        stats.max_value("backoff/max_delay", self.backoffs[key])
+        if not previous:
+            stats.inc_value("backoff/hosts")
+            log.warning("%s answered HTTP %d%s: backing off, %.1f s before its next request "
+                        "and at least %.1f s between requests", key, response.status,
+                        f" (Retry-After {asked:g} s)" if asked is not None else "", wait,
+                        self.backoffs[key])
+
+    def _recover(self, key: str, slot) -> None:
+        least = self.floor(key, backoff=False)
+        backoff = self.backoffs[key] / 2
+        if backoff <= least or backoff < BACKOFF_START / 2:
+            del self.backoffs[key]
+            self._since.pop(key, None)
+            log.info("%s: back-off over", key)
+            slot.delay = least
+        else:
+            self.backoffs[key] = backoff
+            slot.delay = max(least, backoff)

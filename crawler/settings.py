@@ -49,6 +49,14 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           ``ROBOTSTXT_OBEY``; ``crawler/politeness.py``)
 ``ROBOTSTXT_MAX_CRAWL_DELAY`` seconds; a host asking for a longer delay is not crawled
                           (default 30)
+``ROBOTSTXT_UNAVAILABLE_DISALLOW`` a host whose robots.txt answers a server error (5xx) or
+                          429 is not crawled in this run (RFC 9309; default True)
+``BACKOFF_HTTP_CODES``    statuses that back a host off: no request before its Retry-After, its
+                          delay doubled, halved again by each normal answer (default 429,503;
+                          empty: off; ``crawler/politeness.py``)
+``BACKOFF_MAX_DELAY``     seconds; the longest back-off wait and delay (default 60)
+``BACKOFF_RETRY_TIMES``   retries of a request answered with a back-off status, each after the
+                          back-off (default 3; ``RETRY_TIMES`` for other failures)
 ``FRONTIER_BUSY_HOST_SLACK`` a link of a host with room in the downloader goes before the best
                           link of a host whose slot is full when its score is at most this much
                           lower (default 0.05; 1: any link; ``crawler/frontier.py``)
@@ -74,6 +82,10 @@ USER_AGENT = "focused-crawler/0.1 (+https://example.invalid/focused-crawler)"
 ROBOTSTXT_OBEY = True
 ROBOTSTXT_CRAWL_DELAY = True
 ROBOTSTXT_MAX_CRAWL_DELAY = 30.0
+ROBOTSTXT_UNAVAILABLE_DISALLOW = True
+BACKOFF_HTTP_CODES = [429, 503]
+BACKOFF_MAX_DELAY = 60.0
+BACKOFF_RETRY_TIMES = 3
 AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
@@ -115,7 +127,7 @@ DOWNLOADER_MIDDLEWARES = {
     # filter (50): URL patterns and MAX_PAGES_PER_HOST of crawler.scope
     "crawler.middlewares.ScopeMiddleware": 55,
     # after Scrapy's RobotsTxtMiddleware (100), which has read the host's robots.txt by then
-    "crawler.politeness.CrawlDelayMiddleware": 105,
+    "crawler.politeness.RobotsTxtPolicyMiddleware": 105,
 }
 SPIDER_MIDDLEWARES = {}
 ITEM_PIPELINES = {
@@ -125,6 +137,9 @@ ITEM_PIPELINES = {
     "crawler.pipelines.CorpusWriterPipeline": 400,
 }
 EXTENSIONS = {
+    # AutoThrottle with per-host delay floors and back-off from 429 / 503 (crawler.politeness)
+    "scrapy.extensions.throttle.AutoThrottle": None,
+    "crawler.politeness.PoliteThrottle": 0,
     "crawler.extensions.StallMonitor": 500,
     "crawler.extensions.GarbageCollection": 510,
 }

@@ -1,6 +1,9 @@
-"""robots.txt Crawl-delay / Request-rate, and the frontier passing over hosts whose downloader
-slot is full: unit tests, and loopback crawls of the demo web whose robots.txt ask for delays."""
+"""robots.txt Crawl-delay / Request-rate and server errors, back-off from hosts answering 429 /
+503, per-slot delay floors under AutoThrottle, and the frontier passing over hosts whose
+downloader slot is full: unit tests, and loopback crawls of the demo web whose hosts ask for
+delays, throttle or fail their robots.txt."""
 import json
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -8,15 +11,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scrapy import Request
 from scrapy.core.downloader import Slot
+from scrapy.exceptions import NotConfigured
+from scrapy.extensions.throttle import AutoThrottle
+from scrapy.http import HtmlResponse
 from scrapy.squeues import PickleFifoDiskQueue
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.test import get_crawler
 
 from crawler.frontier import RescoringPriorityQueue
-from crawler.politeness import robots_delay, slot_full
+from crawler.politeness import (PoliteThrottle, retry_after, robots_delay,
+                                robots_unavailable, slot_full)
 from crawler.run import FAST_LOCAL, run_crawl
 from crawler.testweb.archive import DEMO_DIR, Record, WebArchive, load_web
-from crawler.testweb.server import serve_in_thread
+from crawler.testweb.server import ProxyServer, serve_in_thread
 
 UA = "focused-crawler/0.1 (+https://example.invalid/focused-crawler)"
 
@@ -162,3 +169,197 @@ def test_crawl_honours_robots_crawl_delay_and_skips_hosts_over_the_cap(tmp_path,
         assert min(gaps) < 0.2, gaps
         assert sunwind
         assert not any(k.startswith("robotstxt/crawl_delay") for k in summary)
+
+
+# -- back-off from 429 / 503, per-slot delay floors, robots.txt server errors ------------------
+
+@pytest.mark.parametrize("value, expected", [
+    (b"120", 120.0), (" 5 ", 5.0), ("0", 0.0),
+    ("Wed, 25 Nov 2026 00:01:40 GMT", 100.0),         # an HTTP-date 100 s after "now"
+    ("Tue, 24 Nov 2026 23:00:00 GMT", 0.0),           # passed
+    ("Wednesday, 25-Nov-26 00:00:10 GMT", 10.0),      # RFC 850 form
+    ("-5", None), ("1.5", None), ("soon", None), ("", None), (None, None),
+])
+def test_retry_after_reads_seconds_and_http_dates(value, expected):
+    now = 1795564800.0     # Wed, 25 Nov 2026 00:00:00 GMT
+    assert retry_after(value, now=now) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=60), st.text(max_size=60)))
+def test_retry_after_never_raises(value):
+    wait = retry_after(value, now=0.0)
+    assert wait is None or wait >= 0
+
+
+@pytest.mark.parametrize("status, unavailable", [(200, False), (404, False), (403, False),
+                                                 (429, True), (500, True), (503, True)])
+def test_robots_unavailable_is_server_errors_and_429(status, unavailable):
+    assert robots_unavailable(status) is unavailable
+
+
+class _SlotDownloader:
+    """What the throttle reads of Scrapy's downloader: slots and per-slot settings."""
+
+    def __init__(self, per_slot: dict):
+        self.per_slot_settings = per_slot
+        self.slots: dict[str, Slot] = {}
+        self._delay = 0.0
+
+
+def _throttle(extension, **settings):
+    conf = {"DOWNLOAD_DELAY": 0.25, "AUTOTHROTTLE_ENABLED": True,
+            "AUTOTHROTTLE_TARGET_CONCURRENCY": 2.0, **settings}
+    crawler = get_crawler(settings_dict=conf)
+    per_slot = {k: dict(v) for k, v in crawler.settings.getdict("DOWNLOAD_SLOTS").items()}
+    crawler.engine = SimpleNamespace(downloader=_SlotDownloader(per_slot))
+    throttle = extension(crawler)
+    if conf["AUTOTHROTTLE_ENABLED"]:
+        throttle._spider_opened(None)
+    return crawler, throttle
+
+
+def _answer(throttle, slot_key: str, status: int, latency: float = 0.01, **headers):
+    request = Request(f"http://{slot_key}/page", meta={"download_slot": slot_key,
+                                                        "download_latency": latency})
+    response = HtmlResponse(request.url, status=status, headers=headers, body=b"<p>x</p>",
+                            request=request)
+    throttle._response_downloaded(response, request, None)
+    return request
+
+
+def test_autothrottle_keeps_a_slots_own_delay_as_its_floor():
+    """DOWNLOAD_SLOTS gives slow.test 2 s; a fast server would make Scrapy's AutoThrottle
+    lower it to DOWNLOAD_DELAY (0.25 s): ours keeps it at 2 s, and still adapts other slots
+    and raises a slow one."""
+    slots = {"slow.test": {"delay": 2.0}}
+    for extension, expected in ((AutoThrottle, 0.25), (PoliteThrottle, 2.0)):
+        crawler, throttle = _throttle(extension, DOWNLOAD_SLOTS=slots)
+        downloader = crawler.engine.downloader
+        downloader.slots["slow.test"] = Slot(4, 2.0, 0)
+        downloader.slots["other.test"] = Slot(4, 1.0, 0.5)
+        for _ in range(20):
+            _answer(throttle, "slow.test", 200)
+            _answer(throttle, "other.test", 200)
+        assert downloader.slots["slow.test"].delay == pytest.approx(expected, abs=1e-3)
+        assert downloader.slots["other.test"].delay == pytest.approx(0.25, abs=1e-3)
+    _answer(throttle, "slow.test", 200, latency=10.0)   # 10 s latency, target concurrency 2
+    assert downloader.slots["slow.test"].delay == pytest.approx(5.0)
+
+
+@pytest.mark.parametrize("adaptive", [True, False])
+def test_a_host_answering_429_is_backed_off_and_recovers(adaptive):
+    crawler, throttle = _throttle(PoliteThrottle, AUTOTHROTTLE_ENABLED=adaptive)
+    downloader = crawler.engine.downloader
+    slot = downloader.slots["busy.test"] = Slot(4, 0.25, 0.5)
+    before = time.monotonic()
+    request = _answer(throttle, "busy.test", 429, **{"Retry-After": "5"})
+    assert throttle.backoffs["busy.test"] == 1.0 and slot.delay == 1.0
+    assert request.meta["max_retry_times"] == 3                # BACKOFF_RETRY_TIMES
+    # nothing before the Retry-After, even with the slot's jitter drawing its least delay
+    assert slot.lastseen + slot.delay * 0.5 >= before + 5.0
+    _answer(throttle, "busy.test", 503, latency=0.0)           # sent after: doubles
+    assert throttle.backoffs["busy.test"] == 2.0
+    _answer(throttle, "busy.test", 503, latency=60.0)          # sent before it: does not
+    assert throttle.backoffs["busy.test"] == 2.0
+    for _ in range(8):
+        _answer(throttle, "busy.test", 503, latency=0.0)
+    assert throttle.backoffs["busy.test"] == 60.0               # BACKOFF_MAX_DELAY
+    delays = []
+    while "busy.test" in throttle.backoffs:
+        assert "max_retry_times" not in _answer(throttle, "busy.test", 200).meta
+        delays.append(slot.delay)
+    assert delays[:3] == [30.0, 15.0, 7.5] and delays[-1] == pytest.approx(0.25, abs=1e-3)
+    stats = crawler.stats
+    assert stats.get_value("backoff/hosts") == 1 and stats.get_value("backoff/responses") == 11
+    assert stats.get_value("backoff/max_delay") == 60.0
+
+
+def test_backoff_codes_empty_and_autothrottle_off_is_no_extension():
+    with pytest.raises(NotConfigured):
+        _throttle(PoliteThrottle, AUTOTHROTTLE_ENABLED=False, BACKOFF_HTTP_CODES=[])
+
+
+class _ThrottlingServer(ProxyServer):
+    """Answers the first ``n`` page requests to ``host`` with ``status`` and a Retry-After."""
+
+    def __init__(self, web, host: str, status: int, n: int, retry_after: str):
+        super().__init__(web)
+        self.host, self.status, self.left, self.after = host, status, n, retry_after
+
+    def resolve(self, url: str):
+        if url.startswith(self.host) and not url.endswith("/robots.txt") and self.left > 0:
+            self.left -= 1
+            return *self.error(self.status, f"Retry-After: {self.after}\r\n"), url
+        return super().resolve(url)
+
+
+def _crawl_demo(tmp_path, server: ProxyServer, **settings):
+    web = server.web
+    with serve_in_thread(server) as handle:
+        conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"),
+                    STATE_DIR=str(tmp_path / "state"), LOG_LEVEL="INFO", **settings)
+        result = run_crawl(DEMO_DIR / "topic.toml", web.seeds, conf, proxy=handle.proxy_url,
+                           log_file=tmp_path / "scrapy.log", timeout=600)
+        served = list(server.log)
+    text = (tmp_path / "scrapy.log").read_text(encoding="utf-8")
+    assert result.returncode == 0, text[-2000:]
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    return [s for s in served if not s.url.endswith("/robots.txt")], summary, text
+
+
+@pytest.mark.parametrize("codes", ["429,503", ""])
+def test_crawl_backs_off_a_host_answering_429(tmp_path, codes):
+    """www.weekend.test answers its first two page requests with 429 and ``Retry-After: 1``.
+    At full local speed the crawl sends it nothing for a second after the first 429, goes on
+    with the other hosts meanwhile, fetches the page answered 429 after the back-off and
+    crawls weekend afterwards; without back-off (``BACKOFF_HTTP_CODES`` empty) Scrapy's retry
+    asks again at once and gives the page up."""
+    server = _ThrottlingServer(load_web(DEMO_DIR), WEEKEND, 429, 2, "1")
+    pages, summary, text = _crawl_demo(tmp_path, server, BACKOFF_HTTP_CODES=codes)
+    weekend = [s for s in pages if s.url.startswith(WEEKEND)]
+    first = next(s for s in weekend if s.status == 429)
+    later = [s for s in weekend if s.at > first.at]
+    assert len([s for s in weekend if s.status == 200]) >= 5
+    if codes:
+        # requests already sent may arrive just after the 429; the next one waits a second
+        sent_after = [s for s in later if s.at > first.at + 0.2]
+        assert sent_after and min(s.at for s in sent_after) >= first.at + 0.9, \
+            [(s.at - first.at, s.status) for s in later[:8]]
+        others = [s for s in pages if not s.url.startswith(WEEKEND)
+                  and first.at < s.at < first.at + 0.9]
+        assert others                       # the other hosts were crawled meanwhile
+        assert summary["backoff/hosts"] == 1 and summary["backoff/responses"] == 2
+        # answered 429 twice, retried after the back-off (BACKOFF_RETRY_TIMES), then fetched
+        assert any(s.url == first.url and s.status == 200 for s in later)
+        assert "www.weekend.test answered HTTP 429 (Retry-After 1 s): backing off" in text
+    else:
+        assert min(s.at for s in later) < first.at + 0.5
+        # RETRY_TIMES=1: the page answered 429 twice is given up
+        assert not any(s.url == first.url and s.status == 200 for s in later)
+        assert "backoff/hosts" not in summary
+
+
+@pytest.mark.parametrize("disallow", [True, False])
+def test_crawl_skips_a_host_whose_robots_txt_answers_503(tmp_path, disallow):
+    """www.sunwind.test's robots.txt answers 503: the host is not crawled (RFC 9309), the two
+    others are; with ROBOTSTXT_UNAVAILABLE_DISALLOW=False Scrapy's reading (an empty
+    robots.txt) crawls it."""
+    web = load_web(DEMO_DIR)
+    records = dict(web.records)
+    robots = records[f"{SUNWIND}/robots.txt"]
+    records[robots.url] = Record(robots.url, 503, "Service Unavailable", robots.headers,
+                                 b"<html><body>Down for maintenance</body></html>")
+    server = ProxyServer(WebArchive(records=records, labels=web.labels, seeds=web.seeds))
+    pages, summary, text = _crawl_demo(tmp_path, server,
+                                       ROBOTSTXT_UNAVAILABLE_DISALLOW=str(disallow))
+    sunwind = [s for s in pages if s.url.startswith(SUNWIND)]
+    assert [s for s in pages if s.url.startswith(WEEKEND)]
+    if disallow:
+        assert not sunwind
+        assert summary["robotstxt/unavailable/hosts"] == 1
+        assert summary["robotstxt/unavailable/requests_dropped"] >= 1
+        assert "www.sunwind.test: robots.txt answered HTTP 503" in text
+    else:
+        assert len(sunwind) >= 5
+        assert "robotstxt/unavailable/hosts" not in summary

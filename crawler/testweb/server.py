@@ -41,8 +41,10 @@ HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "transfe
 MAX_HEAD = 64 * 1024          # request line + headers
 MAX_REQUEST_BODY = 1 << 20    # a GET body is skipped; larger ones are refused
 _REASONS = {400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed",
-            413: "Content Too Large", 431: "Request Header Fields Too Large",
-            500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 505: "HTTP Version Not Supported"}
+            413: "Content Too Large", 429: "Too Many Requests",
+            431: "Request Header Fields Too Large", 500: "Internal Server Error",
+            501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+            505: "HTTP Version Not Supported"}
 _MESSAGES = {
     400: "The request could not be parsed.",
     404: "The requested URL was not found on this server.",
