@@ -118,14 +118,16 @@ class FetchLogMiddleware(_CrawlerMiddleware):
 class AlreadyFetchedMiddleware(_CrawlerMiddleware):
     """Drops a request for a URL that was already downloaded (a stale lower-priority copy left
     in the queue by a priority upgrade, or a URL fetched by an earlier run of the same job),
-    unless it is a revisit of a seed or hub (``REVISIT_AFTER``)."""
+    unless it is a revisit of a seed or hub (``REVISIT_AFTER``) or a page whose fetch failed
+    in an earlier run (``RETRY_FAILED_AFTER``)."""
 
     def process_request(self, request: Request, spider=None):
         df = getattr(self.crawler, "priority_dupefilter", None)
         if df is None or not _first_fetch(request):
             return None
-        if not df.mark_fetched(request) and not request.meta.get("redirect_times") \
-                and not request.meta.get("revisit"):
+        meta = request.meta
+        if not df.mark_fetched(request) and not meta.get("redirect_times") \
+                and not meta.get("revisit") and not meta.get("retry_failed"):
             self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
             raise IgnoreRequest(f"already fetched: {request.url}")
         return None

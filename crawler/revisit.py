@@ -1,4 +1,5 @@
-"""Pages a recurring crawl fetches again: the seeds and the hubs (``REVISIT_AFTER``).
+"""Pages a recurring crawl fetches again: the seeds and the hubs (``REVISIT_AFTER``), and the
+pages whose fetch failed for a passing reason (``RETRY_FAILED_AFTER``).
 
 A crawl run again and again with the same ``JOBDIR`` (from cron, say) continues its queue and
 never fetches a URL twice, so it would never see what its seeds and hubs (home, section and
@@ -8,6 +9,14 @@ fetching again the ones older than ``REVISIT_AFTER`` hours, past the job's seen-
 their new links enter the queue while the links to pages already fetched stay filtered.  A
 revisited page that is no longer a hub leaves the list; at most ``MAX_HUBS`` hubs are kept,
 the most recently fetched.
+
+A page whose fetch failed for a passing reason -- after the run's own retries, a transient
+HTTP status (``TRANSIENT_STATUSES``: 408, 429, 5xx) or a download error (timeout, refused or
+lost connection, DNS failure) -- would stay "fetched" for the job's seen-URL filter and be lost
+to every later run.  :class:`FailedFetches` keeps it (``STATE_DIR/failed.json``) with the link
+score that scheduled it; a later run requests it again, past the filter and at that score, once
+``RETRY_FAILED_AFTER`` hours have passed, until it answers or has failed ``RETRY_FAILED_TIMES``
+runs in a row.  At most ``MAX_FAILED`` pages are kept, the most recent failures.
 """
 from __future__ import annotations
 
@@ -15,16 +24,21 @@ from typing import Any
 
 SEED, HUB = "seed", "hub"
 MAX_HUBS = 1000
+MAX_FAILED = 10_000
+RETRY_FAILED_TIMES = 3
+# Scrapy's RETRY_HTTP_CODES: a server or gateway that may answer later
+TRANSIENT_STATUSES = frozenset({408, 429, 500, 502, 503, 504, 522, 524})
 
 
-def revisit_after(value: Any) -> float:
-    """``REVISIT_AFTER`` in seconds (the setting is in hours; unset or 0: never)."""
+def revisit_after(value: Any, name: str = "REVISIT_AFTER") -> float:
+    """``REVISIT_AFTER`` (or setting ``name``) in seconds (the setting is in hours; unset or
+    0: never)."""
     try:
         hours = float(value) if value not in (None, "") else 0.0
     except (TypeError, ValueError):
         hours = -1.0
     if not hours >= 0:
-        raise ValueError(f"REVISIT_AFTER: expected a number of hours >= 0, got {value!r}")
+        raise ValueError(f"{name}: expected a number of hours >= 0, got {value!r}")
     return hours * 3600.0
 
 
@@ -75,3 +89,54 @@ class RevisitList:
             if kind not in (SEED, HUB):
                 raise ValueError(f"not a revisit list (kind {kind!r} of {url})")
             self.pages[url] = (kind, when)
+
+
+class FailedFetches:
+    """URL -> ``(failed runs in a row, last failure as Unix time, link score)`` of the pages
+    whose last fetch failed for a passing reason."""
+
+    def __init__(self, max_pages: int = MAX_FAILED):
+        self.pages: dict[str, tuple[int, float, float]] = {}
+        self.max_pages = max_pages
+
+    def failed(self, url: str, when: float, score: float) -> int:
+        """Record a failed fetch of ``url`` (scheduled at link ``score``; a run fetches a URL
+        once); returns how many runs in a row it has failed."""
+        runs = self.pages.pop(url, (0, 0.0, 0.0))[0] + 1
+        self.pages[url] = (runs, when, score)     # most recent last
+        for old in list(self.pages)[:max(0, len(self.pages) - self.max_pages)]:
+            del self.pages[old]
+        return runs
+
+    def answered(self, url: str) -> bool:
+        """``url`` got an answer that is not a passing failure: off the list.  True when it
+        was listed."""
+        return self.pages.pop(url, None) is not None
+
+    def give_up(self, url: str) -> None:
+        self.pages.pop(url, None)
+
+    def due(self, now: float, after: float) -> list[tuple[str, float]]:
+        """``(url, score)`` of the pages whose last failure is at least ``after`` seconds old
+        (``after`` 0: never), the best-scored first."""
+        if after <= 0:
+            return []
+        due = [(-score, url) for url, (_, when, score) in self.pages.items()
+               if now - when >= after]
+        return [(url, -neg) for neg, url in sorted(due)]
+
+    def __len__(self) -> int:
+        return len(self.pages)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"version": 1, "pages": [[u, n, round(t, 3), round(s, 4)]
+                                        for u, (n, t, s) in self.pages.items()]}
+
+    def load(self, data: dict[str, Any]) -> None:
+        """Read :meth:`to_dict`'s output (``ValueError`` on another shape)."""
+        try:
+            rows = [(str(u), int(n), float(t), float(s)) for u, n, t, s in data["pages"]]
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"not a failed-fetch list ({err})") from err
+        for url, runs, when, score in rows:
+            self.pages[url] = (runs, when, score)

@@ -33,6 +33,11 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``REVISIT_AFTER``         hours after which a run fetches its seeds and the hubs it found again,
                           past JOBDIR's seen-URL filter, for recurring crawls (default 0:
                           never; ``crawler/revisit.py``)
+``RETRY_FAILED_AFTER``    hours after which a later run of the job fetches again the pages whose
+                          fetch failed for a passing reason (408, 429, 5xx, or a download error
+                          Scrapy retries), past JOBDIR's seen-URL filter (default 0: never;
+                          ``crawler/revisit.py``)
+``RETRY_FAILED_TIMES``    runs in a row a page may fail so before it is given up (default 3)
 ``FOLLOW_SITEMAPS``       read the sitemaps a seed host's robots.txt names (``Sitemap:``;
                           indexes and gzip followed) and queue the host's listed URLs, scored
                           on the URL alone (default True; needs ``ROBOTSTXT_OBEY``;
@@ -147,6 +152,8 @@ EXTENSIONS = {
 CORPUS_DIR = "corpus"
 CORPUS_WARC = ""   # off; "written" or "all" (crawler/warc.py)
 REVISIT_AFTER = 0  # hours; 0: seeds and hubs are never fetched again (crawler/revisit.py)
+RETRY_FAILED_AFTER = 0  # hours; 0: a page whose fetch failed is not fetched by a later run
+RETRY_FAILED_TIMES = 3
 STATE_DIR = "state"
 CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
 EXTRACTION_METHOD = "auto"

@@ -17,6 +17,8 @@
 ``threshold.json``                the automatic threshold and the judged pages' scores (binned
                                   beyond 2,000)
 ``revisit.json``                  when each seed and hub was last fetched (``REVISIT_AFTER``)
+``failed.json``                   pages whose fetch failed for a passing reason, for a later
+                                  run (``RETRY_FAILED_AFTER``)
 ``topic.json``                    which topic the state belongs to
 ================================  ===========================================================
 """
@@ -37,7 +39,7 @@ from .relevance.library import FeatureLibrary
 from .relevance.model import PageTerms, Relevance, RelevanceModel
 from .relevance.threshold import AutoThreshold
 from .relevance.topic import Topic
-from .revisit import RevisitList
+from .revisit import FailedFetches, RevisitList
 from .traps import TrapDetector
 from .url_similarity import UrlSimilarity, WeightTuner
 
@@ -62,6 +64,7 @@ class CrawlState:
     auto_threshold: AutoThreshold | None = None
     learn_from: str = "written"     # LEARN_FROM: which pages feed the dynamic library
     revisits: RevisitList = field(default_factory=RevisitList)
+    failures: FailedFetches = field(default_factory=FailedFetches)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -100,14 +103,15 @@ class CrawlState:
 
         scorer = LinkScorer(lambda text: relevance.vector.concept_hits(text),
                             relevance.threshold, similarity, learner)
-        revisits = RevisitList()
+        revisits, failures = RevisitList(), FailedFetches()
         auto = AutoThreshold(relevance.threshold) \
             if auto_threshold and threshold is None and topic.threshold is None else None
         loaders = [("site_stats.json", scorer.load_site_stats),
                    ("inlinks.json", scorer.load_inlink_stats),
                    ("component_weights.json", scorer.tuning.load),
                    ("learned_share.json", scorer.share.load),
-                   ("revisit.json", revisits.load)]
+                   ("revisit.json", revisits.load),
+                   ("failed.json", failures.load)]
         if auto is not None:
             loaders.append(("threshold.json", auto.load))
         for name, load in loaders:
@@ -124,7 +128,8 @@ class CrawlState:
         state = cls(directory, topic, relevance, library, frequencies, scorer, tuner,
                     TrapDetector.load(directory / "traps.json"),
                     DuplicateIndex.load(directory / "dedup.pickle"),
-                    sibling_pages=sibling_pages, learn_from=learn_from, revisits=revisits)
+                    sibling_pages=sibling_pages, learn_from=learn_from, revisits=revisits,
+                    failures=failures)
         if auto is not None:
             state.auto_threshold = auto
             state.set_threshold(auto.value)     # the value a resumed crawl had reached
@@ -227,6 +232,7 @@ class CrawlState:
                           json.dumps(self.scorer.tuning.to_dict()))
         atomic_write_text(d / "learned_share.json", json.dumps(self.scorer.share.to_dict()))
         atomic_write_text(d / "revisit.json", json.dumps(self.revisits.to_dict()))
+        atomic_write_text(d / "failed.json", json.dumps(self.failures.to_dict()))
         atomic_write_text(d / "discovered.txt", "".join(u + "\n" for u in self.discovered))
         self.dedup.save(d / "dedup.pickle")
         if self.auto_threshold is not None:

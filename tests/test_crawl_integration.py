@@ -1,5 +1,6 @@
 """End-to-end focused crawls of the built-in demo web over real loopback HTTP (no mocks)."""
 import json
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -7,7 +8,7 @@ import pytest
 
 from crawler.run import FAST_LOCAL, run_crawl
 from crawler.testweb.archive import DEMO_DIR, load_web
-from crawler.testweb.server import serve_in_thread
+from crawler.testweb.server import ProxyServer, serve_in_thread
 
 TOPIC = DEMO_DIR / "topic.toml"
 REQUIRED = ("url", "final_url", "title", "text", "language", "relevance", "topic", "extractor",
@@ -338,6 +339,49 @@ def test_recurring_crawl_revisits_seeds_and_hubs_for_new_pages(demo, tmp_path):
     after = dict(zip(inlinks["urls"], inlinks["links"]))
     assert after.pop(NEW_POST) == 1
     assert {u: after[u] for u in before} == before
+
+
+FLAKY = "http://www.sunwind.test/wind/wind-forecasting.html"
+
+
+class _FailingServer(ProxyServer):
+    """The demo web with one page answering 500 (a server error that may pass)."""
+
+    def resolve(self, url: str):
+        if url == FLAKY:
+            return *self.error(500), url
+        return super().resolve(url)
+
+
+def test_a_later_run_fetches_again_a_page_whose_fetch_failed(demo, tmp_path):
+    """A page answering 500 is kept in STATE_DIR/failed.json; a later run of the job fetches
+    it again only with RETRY_FAILED_AFTER, then writes it and takes it off the list."""
+    web, server = demo
+    jobdir = tmp_path / "job"
+    with serve_in_thread(_FailingServer(web)) as failing:
+        first, text = _crawl(tmp_path, failing, web.seeds, JOBDIR=jobdir)
+    assert first.returncode == 0, text[-2000:]
+    rows = [r for r in _log(tmp_path) if not r.get("robots")]
+    assert [r["status"] for r in rows if r["url"] == FLAKY] == [500, 500]   # RETRY_TIMES=1
+    listed = json.loads((tmp_path / "state" / "failed.json").read_text())["pages"]
+    assert [(u, n) for u, n, _, _ in listed] == [(FLAKY, 1)]
+    assert 0 < listed[0][3] <= 1                                      # its link score
+    assert FLAKY not in {d["url"] for d in _docs(tmp_path)}
+
+    second, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir)   # default: never
+    assert second.returncode == 0, text[-2000:]
+    assert len([r for r in _log(tmp_path) if not r.get("robots")]) == len(rows)
+    time.sleep(0.5)
+    third, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir,
+                         RETRY_FAILED_AFTER="0.0001")                 # 0.36 s
+    assert third.returncode == 0, text[-2000:]
+    again = [r for r in _log(tmp_path) if not r.get("robots")][len(rows):]
+    assert [r["status"] for r in again if r["url"] == FLAKY] == [200]
+    assert not {r["url"] for r in again} & {r["url"] for r in rows if r["url"] != FLAKY}
+    assert FLAKY in {d["url"] for d in _docs(tmp_path)}
+    assert json.loads((tmp_path / "state" / "failed.json").read_text())["pages"] == []
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["failed/requests"] == 1 and summary["failed/answered"] == 1
 
 
 SITEMAP_INDEX = "http://www.weekend.test/sitemap-index.xml"

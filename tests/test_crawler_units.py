@@ -533,3 +533,27 @@ def test_revisit_list_keeps_seeds_and_the_latest_hubs(tmp_path):
     assert again.pages == {"http://a.test/": ("seed", 150.0), "http://a.test/tag/2": ("hub", 130.0)}
     with pytest.raises(ValueError, match="not a revisit list"):
         again.load({"pages": [["http://a.test/", "page", 1.0]]})
+
+
+def test_failed_fetches_count_runs_order_by_score_and_stay_bounded():
+    from crawler.revisit import FailedFetches, revisit_after
+
+    with pytest.raises(ValueError, match="RETRY_FAILED_AFTER"):
+        revisit_after("soon", "RETRY_FAILED_AFTER")
+    failed = FailedFetches(max_pages=3)
+    assert failed.failed("http://a.test/1", 100.0, 0.4) == 1
+    assert failed.failed("http://a.test/2", 110.0, 0.9) == 1
+    assert failed.failed("http://a.test/1", 120.0, 0.4) == 2      # a second run in a row
+    assert failed.due(1e9, 0.0) == []                             # 0: never
+    assert failed.due(215.0, 100.0) == [("http://a.test/2", 0.9)]
+    assert failed.due(225.0, 100.0) == [("http://a.test/2", 0.9), ("http://a.test/1", 0.4)]
+    assert failed.answered("http://a.test/2") and not failed.answered("http://a.test/2")
+    for i in range(3, 6):
+        failed.failed(f"http://a.test/{i}", 130.0 + i, 0.1)
+    assert list(failed.pages) == ["http://a.test/3", "http://a.test/4", "http://a.test/5"]
+    failed.give_up("http://a.test/4")
+    again = FailedFetches()
+    again.load(json.loads(json.dumps(failed.to_dict())))
+    assert again.pages == {"http://a.test/3": (1, 133.0, 0.1), "http://a.test/5": (1, 135.0, 0.1)}
+    with pytest.raises(ValueError, match="not a failed-fetch list"):
+        again.load({"pages": [["http://a.test/", "twice", 1.0, 0.5]]})

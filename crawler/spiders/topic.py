@@ -22,6 +22,7 @@ import scrapy
 from scrapy import Request, signals
 from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import maybe_deferred_to_future
+from scrapy.utils.misc import load_object
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
@@ -34,7 +35,7 @@ from ..link_scoring import SEED_PRIORITY, priority_of
 from ..links import canonical, crawlable, extract_links
 from ..middlewares import is_html, now_iso
 from ..relevance.topic import CATEGORIES, load_topic
-from ..revisit import HUB, SEED, revisit_after
+from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, TRANSIENT_STATUSES, revisit_after
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
 from ..sitemaps import MAX_URLS_PER_HOST, SitemapBudget, size_cap
@@ -143,6 +144,12 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         spider.corpus_dir.mkdir(parents=True, exist_ok=True)
         spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
         spider.revisit_after = revisit_after(settings.get("REVISIT_AFTER"))
+        spider.retry_failed_after = revisit_after(settings.get("RETRY_FAILED_AFTER"),
+                                                  "RETRY_FAILED_AFTER")
+        spider.retry_failed_times = settings.getint("RETRY_FAILED_TIMES", RETRY_FAILED_TIMES)
+        # what Scrapy's retry middleware counts as passing download errors
+        spider.transient_errors = tuple(load_object(e) if isinstance(e, str) else e
+                                        for e in settings.getlist("RETRY_EXCEPTIONS"))
         spider.sitemaps = SitemapBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
                                                                  MAX_URLS_PER_HOST))
         spider.sitemap_max_bytes = size_cap(settings.getint("DOWNLOAD_MAXSIZE"))
@@ -196,25 +203,42 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
 
     # ------------------------------------------------------------------ requests
     async def start(self):
-        """The seeds, then (``REVISIT_AFTER``) the hubs due for a revisit; a seed or hub due
-        for one passes the job's seen-URL filter (``crawler/revisit.py``)."""
+        """The seeds, then (``REVISIT_AFTER``) the hubs due for a revisit, then
+        (``RETRY_FAILED_AFTER``) the pages whose fetch failed for a passing reason in an
+        earlier run, at the link score that scheduled them; each passes the job's seen-URL
+        filter (``crawler/revisit.py``)."""
         now, after, revisits = time.time(), self.revisit_after, self.crawl_state.revisits
+        failed = dict(self.crawl_state.failures.due(now, self.retry_failed_after))
         for url in self.seeds:
             url = canonical(url)
             again = revisits.is_due(url, now, after)
             if again:
                 self.revisited_hosts.add(host_name(url))
-            yield self._start_request(url, again, seed=True)
+            yield self._start_request(url, again, seed=True,
+                                      retry_failed=failed.pop(url, None) is not None)
         for url in revisits.due_hubs(now, after):
+            failed.pop(url, None)
             yield self._start_request(url, True)
+        for url, score in failed.items():
+            yield self._retry_failed_request(url, score)
         for url in self.sitemap_urls:       # given with -a sitemap=, read on every revisit
             host = host_name(url)
             if self.sitemaps.take_file(host, url):
                 yield self._sitemap_request(url, host, again=bool(self.revisited_hosts))
 
-    def _start_request(self, url: str, again: bool, seed: bool = False) -> Request:
+    def _start_request(self, url: str, again: bool, seed: bool = False,
+                       retry_failed: bool = False) -> Request:
         meta = {"seed": True, "listing": "seed"} if seed else {}
+        if retry_failed and not again:
+            meta["retry_failed"] = True
         return self._fixed_request(url, self.parse, again, **meta)
+
+    def _retry_failed_request(self, url: str, score: float) -> Request:
+        """A page whose fetch failed in an earlier run, at the score that scheduled it."""
+        self.crawler.stats.inc_value("failed/requests")
+        request = self._request(url, priority_of(score), None, score, None, None)
+        request.meta["retry_failed"] = True
+        return request.replace(dont_filter=True)
 
     def _fixed_request(self, url: str, callback, again: bool, **meta) -> Request:
         """A request no link score scheduled (seed, revisited hub, sitemap, feed), ahead of
@@ -222,8 +246,10 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         filter.  ``meta`` adds to (or overrides) the defaults."""
         if again:
             self.crawler.stats.inc_value("revisit/requests")
+        elif meta.get("retry_failed"):
+            self.crawler.stats.inc_value("failed/requests")
         return Request(url, callback=callback, errback=self.on_error, priority=SEED_PRIORITY,
-                       dont_filter=again,
+                       dont_filter=again or bool(meta.get("retry_failed")),
                        meta={"revisit": again, "parent": None, "link_score": 1.0, **meta})
 
     def _request(self, url: str, priority: int, parent: str, score: float,
@@ -239,6 +265,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         url = (meta.get("redirect_urls") or [response.request.url])[0]
         self.fetched_urls.add(url)
         self.fetched_urls.add(response.url)
+        self._fetch_outcome(meta, url, transient=response.status in TRANSIENT_STATUSES)
         if response.status != 200 or not is_html(response):
             if response.status == 200 and meta.get("seed"):
                 for request in self.listing_seed(response):
@@ -282,6 +309,24 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         if meta.get("seed") and self.follow_feeds:
             for request in self._feed_requests(item, response):
                 yield request
+
+    def _fetch_outcome(self, meta: dict, url: str, transient: bool) -> None:
+        """Keep a page whose fetch failed for a passing reason (after this run's retries) for
+        a later run (``RETRY_FAILED_AFTER``); take it off that list once it answers.  Revisits
+        are not kept: their list fetches them again anyway."""
+        failures, stats = self.crawl_state.failures, self.crawler.stats
+        if not transient:
+            if failures.answered(url):
+                stats.inc_value("failed/answered")
+            return
+        if meta.get("revisit"):
+            return
+        runs = failures.failed(url, time.time(), float(meta.get("link_score") or 0.0))
+        if runs >= self.retry_failed_times:
+            failures.give_up(url)
+            stats.inc_value("failed/given_up")
+        else:
+            stats.inc_value("failed/kept")
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
         """Feedback of one fetch to the link model, the trap statistics and the exemplars (a
@@ -381,6 +426,10 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         if request.meta.get("seed"):
             log.error("seed %s is unreachable: %s", request.url, failure.getErrorMessage())
             self.crawler.stats.inc_value("seeds/unreachable")
+        if request.callback == self.parse:      # a page, not a sitemap or feed
+            self._fetch_outcome(request.meta,
+                                (request.meta.get("redirect_urls") or [request.url])[0],
+                                transient=bool(failure.check(*self.transient_errors)))
         self._judged(request.meta, request.url, accepted=False)
 
     def _item_failed(self, item=None, response=None, spider=None, failure=None, **kw):
