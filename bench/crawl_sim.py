@@ -46,7 +46,7 @@ from crawler.relevance.topic import load_topic
 from crawler.robots_meta import robots_directives
 from crawler.settings import FEATURE_LEARN_FROM as LEARN_FROM
 from crawler.settings import RELEVANCE_AUTO_THRESHOLD as AUTO_THRESHOLD
-from crawler.sitemaps import SitemapBudget, listed_urls, read_sitemap, sitemaps_in_robots
+from crawler.sitemaps import ListingBudget, listed_urls, read_sitemap, sitemaps_in_robots
 from crawler.state import CrawlState
 from crawler.testweb.archive import Record, WebArchive, load_web
 from crawler.traps import leads_elsewhere
@@ -113,7 +113,7 @@ class SimulatedCrawl:
         for url in seeds:
             self._push(canonical(url), SEED_PRIORITY, {"depth": 0, "parent": None})
         # FOLLOW_SITEMAPS: the sitemaps the seed hosts' robots.txt name, queued like the seeds
-        self.sitemaps = SitemapBudget()
+        self.sitemaps = ListingBudget()
         for host in dict.fromkeys(urlsplit(canonical(url)).hostname for url in seeds):
             robots = web.records.get(f"http://{host}/robots.txt")
             body = robots.body if robots is not None and robots.status == 200 else b""

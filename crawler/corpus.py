@@ -4,12 +4,19 @@ A shard is written as ``.part-NNNNN.jsonl.tmp`` (hidden, flushed line by line) a
 ``part-NNNNN.jsonl`` when it is closed (full, or at the end of the crawl), so a reader that
 lists ``part-*.jsonl`` never sees a partial file.  A shard left behind by a killed crawl is cut
 at its last complete line and published when the next crawl starts.
+
+With ``CORPUS_COMPRESS=gzip`` the shards are ``part-NNNNN.jsonl.gz``: one gzip stream per
+shard, sync-flushed after every line, so a shard a killed crawl left behind still decompresses
+up to its last flush; it is then rewritten as a whole gzip stream of its complete lines.
 """
 from __future__ import annotations
 
+import gzip
 import json
+import os
+import zlib
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -23,7 +30,6 @@ MAX_LINK_SHARE = 0.5
 # [ours] an on-topic page with less main text than this (non-space characters) is not written:
 # an empty listing, a stub, a "nothing here yet" page: CORPUS_MIN_CHARS
 MIN_CHARS = 200
-
 
 
 def link_share(doc: Document, nodes: np.ndarray | None) -> float:
@@ -62,18 +68,85 @@ def last_line_end(path: Path) -> int:
     return path.read_bytes().rfind(b"\n") + 1
 
 
+def _inflate(data: bytes) -> bytes:
+    """What a gzip stream decompresses to so far (no trailer needed); zlib.error when
+    damaged."""
+    return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data)
+
+
+def _inflate_longest_prefix(data: bytes) -> bytes:
+    """:func:`_inflate` of the longest prefix of ``data`` that is not damaged (a prefix that
+    fails makes every longer one fail, so bisect)."""
+    try:
+        return _inflate(data)
+    except zlib.error:
+        pass
+    good, bad = 0, len(data)
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        try:
+            _inflate(data[:mid])
+            good = mid
+        except zlib.error:
+            bad = mid
+    return _inflate(data[:good])
+
+
+def gzip_complete_lines(path: Path) -> int:
+    """Rewrite a gzip shard left open by a killed crawl as a whole gzip stream of its
+    complete lines (what decompresses up to its last flush); returns its new length, 0 when
+    it holds no complete line."""
+    text = _inflate_longest_prefix(path.read_bytes())
+    text = text[:text.rfind(b"\n") + 1]
+    if not text:
+        return 0
+    packed = gzip.compress(text)
+    tmp = path.with_name(path.name + ".repair")
+    tmp.write_bytes(packed)
+    os.replace(tmp, path)
+    return len(packed)
+
+
+COMPRESSIONS = ("", "gzip")
+
+
 class ShardWriter:
-    def __init__(self, directory: str | Path, docs_per_shard: int = 1000):
-        self.files = PublishedFiles(directory, "part", "jsonl", last_line_end)
+    """Writes documents as JSON lines into numbered shards of ``docs_per_shard`` lines
+    (``compress``: ``""`` or ``"gzip"``)."""
+
+    def __init__(self, directory: str | Path, docs_per_shard: int = 1000, compress: str = ""):
+        if compress not in COMPRESSIONS:
+            raise ValueError(f"CORPUS_COMPRESS: expected one of {COMPRESSIONS}, got "
+                             f"{compress!r}")
+        self.compress = compress
+        if compress:
+            self.files = PublishedFiles(directory, "part", "jsonl.gz", gzip_complete_lines)
+        else:
+            self.files = PublishedFiles(directory, "part", "jsonl", last_line_end)
         self.directory = self.files.directory
         self.docs_per_shard = max(1, docs_per_shard)
         self._count = 0
+        self._gzip: gzip.GzipFile | None = None
         self.written = 0
 
+    def _open(self) -> IO:
+        if not self.compress:
+            return self.files.open(mode="w", encoding="utf-8")
+        raw = self.files.open(mode="wb")
+        self._gzip = gzip.GzipFile(fileobj=raw, mode="wb", filename="")
+        return self._gzip
+
     def write(self, record: dict[str, Any]) -> None:
-        handle = self.files.handle or self.files.open(mode="w", encoding="utf-8")
-        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        handle.flush()
+        line = json.dumps(record, ensure_ascii=False) + "\n"
+        if self.compress:
+            handle = self._gzip or self._open()
+            handle.write(line.encode("utf-8"))
+            handle.flush()          # Z_SYNC_FLUSH: readable up to here if the crawl dies
+            self.files.handle.flush()
+        else:
+            handle = self.files.handle or self._open()
+            handle.write(line)
+            handle.flush()
         self._count += 1
         self.written += 1
         if self._count >= self.docs_per_shard:
@@ -81,7 +154,18 @@ class ShardWriter:
 
     def close_shard(self) -> Path | None:
         self._count = 0
+        if self._gzip is not None:
+            self._gzip.close()      # the stream's trailer; the file itself stays open
+            self._gzip = None
         return self.files.publish()
 
     def close(self) -> None:
         self.close_shard()
+
+
+def read_shard(path: str | Path) -> list[dict[str, Any]]:
+    """The documents of one published shard, plain or gzip."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]

@@ -1,10 +1,12 @@
-"""RSS, Atom and JSON feeds a seed page announces (``FOLLOW_FEEDS``): a site's newest items.
+"""RSS, Atom and JSON feeds a seed page or an on-topic page announces (``FOLLOW_FEEDS``): a
+site's newest items.
 
 A page may announce feeds in its head (``<link rel="alternate" type="application/rss+xml"
 href=...>``, ``application/atom+xml`` or JSON Feed's ``application/feed+json``).  For a seed
-page the spider fetches them and queues their entries like the page's own links: the entry's
-title is the anchor, its summary the context, the seed page's relevance the parent's, and the
-entry counts as in-content.  Unlike a sitemap's bare URLs a feed brings words the link score
+page, and for a page judged on topic, the spider fetches them (at most ``FEEDS_PER_HOST``
+distinct feeds per host and run) and queues their entries like the page's own links: the
+entry's title is the anchor, its summary the context, the announcing page's relevance the
+parent's, and the entry counts as in-content.  Unlike a sitemap's bare URLs a feed brings words the link score
 can weigh, and on a recurring crawl (``REVISIT_AFTER``) a seed's feeds are read again, so new
 items are found even where no hub links them yet.  Every feed fetch counts as a fetch.
 
@@ -24,20 +26,26 @@ from w3lib.html import remove_tags, replace_entities
 FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/rdf+xml",
                         "application/feed+json"})
 MAX_FEEDS_PER_PAGE = 4
+FEEDS_PER_HOST = 4          # ``FEEDS_PER_HOST`` default: distinct feeds fetched per host and run
 MAX_ENTRIES = 500
 SUMMARY_CHARS = 1000
 
 
 def announced_feeds(root) -> list[str]:
     """The ``href`` of every ``<link rel="alternate">`` of a feed type in an lxml tree, in
-    order, once each (relative; the caller resolves them)."""
+    order, once each (relative; the caller resolves them).  Comment feeds (``comment`` in the
+    title or the address: WordPress's "... Comments Feed", Blogger's ``/comments/default``)
+    are left out: their entries are comments on a page already fetched."""
     out: list[str] = []
     for link in root.iter("link"):
         rel = (link.get("rel") or "").lower().split()
         kind = (link.get("type") or "").split(";", 1)[0].strip().lower()
         href = (link.get("href") or "").strip()
-        if "alternate" in rel and kind in FEED_TYPES and href and href not in out:
-            out.append(href)
+        if "alternate" not in rel or kind not in FEED_TYPES or not href or href in out:
+            continue
+        if "comment" in href.lower() or "comment" in (link.get("title") or "").lower():
+            continue
+        out.append(href)
     return out[:MAX_FEEDS_PER_PAGE]
 
 

@@ -15,7 +15,8 @@ from scrapy.crawler import Crawler
 from extraction import extract_document
 from extraction.methods import canonical as method_name
 
-from .corpus import MAX_LINK_SHARE, MIN_CHARS, ShardWriter, link_share, refusal, text_chars
+from .corpus import (COMPRESSIONS, MAX_LINK_SHARE, MIN_CHARS, ShardWriter, link_share, refusal,
+                     text_chars)
 from .dedup import text_sha1
 from .items import PageItem
 
@@ -111,22 +112,26 @@ class DedupPipeline(_StatePipeline):
 
 
 class CorpusWriterPipeline(_StatePipeline):
-    """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards: on-topic
-    pages that are not duplicates, not ``noindex``, not hubs (main text more than
-    ``CORPUS_MAX_LINK_SHARE`` link text) and not short (``CORPUS_MIN_CHARS``); with
-    ``FEATURE_LEARN_FROM=written`` (the default) a written page then feeds the dynamic
-    feature library."""
+    """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards
+    (``.jsonl.gz`` with ``CORPUS_COMPRESS=gzip``): on-topic pages that are not duplicates, not
+    ``noindex``, not hubs (main text more than ``CORPUS_MAX_LINK_SHARE`` link text) and not
+    short (``CORPUS_MIN_CHARS``); with ``FEATURE_LEARN_FROM=written`` (the default) a written
+    page then feeds the dynamic feature library."""
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
         self.writer: ShardWriter | None = None
         self.max_link_share = crawler.settings.getfloat("CORPUS_MAX_LINK_SHARE", MAX_LINK_SHARE)
         self.min_chars = crawler.settings.getint("CORPUS_MIN_CHARS", MIN_CHARS)
+        self.compress = (crawler.settings.get("CORPUS_COMPRESS") or "").strip().lower()
+        if self.compress not in COMPRESSIONS:
+            raise ValueError(f"CORPUS_COMPRESS: expected gzip or nothing, got "
+                             f"{crawler.settings.get('CORPUS_COMPRESS')!r}")
 
     def open_spider(self, spider=None) -> None:
         settings = self.crawler.settings
         self.writer = ShardWriter(self.crawler.spider.corpus_dir / "documents",
-                                  settings.getint("CORPUS_SHARD_DOCS", 1000))
+                                  settings.getint("CORPUS_SHARD_DOCS", 1000), self.compress)
 
     def close_spider(self, spider=None) -> None:
         if self.writer is not None:

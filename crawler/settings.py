@@ -20,6 +20,7 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``RELEVANCE_CATEGORY_WEIGHTS`` topic-vector weight per feature category, e.g.
                           ``subjects=0.5,judgments=0.5`` (unset: 1.0 each)
 ``CORPUS_SHARD_DOCS``     documents per corpus shard (default 1000)
+``CORPUS_COMPRESS``       ``gzip``: shards are ``part-NNNNN.jsonl.gz`` (default: plain ``.jsonl``)
 ``CORPUS_MAX_LINK_SHARE`` an on-topic page whose main text is more than this share link text
                           (a hub: home, section or tag page) is not written (default 0.5; 1: off;
                           measured on the main-text nodes the method reports: auto, E2; E1's
@@ -42,9 +43,11 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           indexes and gzip followed) and queue the host's listed URLs, scored
                           on the URL alone (default True; needs ``ROBOTSTXT_OBEY``;
                           ``crawler/sitemaps.py``)
-``FOLLOW_FEEDS``          fetch the RSS / Atom feeds a seed page announces and queue their
-                          entries (title as anchor, summary as context; default True;
-                          ``crawler/feeds.py``)
+``FOLLOW_FEEDS``          fetch the RSS / Atom / JSON feeds a seed page or an on-topic page
+                          announces and queue their entries (title as anchor, summary as
+                          context; default True; ``crawler/feeds.py``)
+``FEEDS_PER_HOST``        distinct feeds fetched per host of the announcing page and run
+                          (default 4; comment feeds are never fetched)
 ``SITEMAP_MAX_URLS``      listed URLs queued per sitemap host (default 10000, the first
                           listed; at most 50 sitemap files per host)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
@@ -164,6 +167,7 @@ FEATURE_LEARN_FROM = "written"
 RELEVANCE_MIN_CONCEPTS = None
 RELEVANCE_CATEGORY_WEIGHTS = None
 CORPUS_SHARD_DOCS = 1000
+CORPUS_COMPRESS = ""   # or "gzip" (crawler/corpus.py)
 CORPUS_MAX_LINK_SHARE = 0.5
 CORPUS_MIN_CHARS = 200
 FOLLOW_SITEMAPS = True     # the seeds' hosts' robots.txt Sitemap: lines (crawler/sitemaps.py)

@@ -82,9 +82,9 @@ def listed_urls(found: SitemapFile, sitemap_url: str, host: str) -> list[str]:
     return list(dict.fromkeys(u for u in urls if u is not None and host_name(u) == host))
 
 
-class SitemapBudget:
-    """What the crawl still takes from each seed host's sitemaps: at most ``max_files``
-    sitemap files and ``max_urls`` listed URLs per host."""
+class ListingBudget:
+    """What the crawl still takes from each host's listings: at most ``max_files`` listing
+    files (sitemaps, or feeds) and ``max_urls`` listed URLs per host."""
 
     def __init__(self, max_files: int = MAX_FILES_PER_HOST, max_urls: int = MAX_URLS_PER_HOST):
         self.max_files, self.max_urls = max_files, max_urls

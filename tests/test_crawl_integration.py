@@ -64,6 +64,27 @@ def test_corpus_holds_on_topic_documents_with_the_documented_fields(full_crawl):
     assert len({d["url"] for d in docs}) == len(docs)
 
 
+def test_gzip_corpus_holds_the_same_documents(demo, full_crawl, tmp_path):
+    """CORPUS_COMPRESS=gzip: the same crawl writes the same documents as .jsonl.gz shards; a
+    bad value stops the crawl at start with a message naming the setting."""
+    from crawler.corpus import read_shard
+
+    web, server = demo
+    result, text = _crawl(tmp_path, server, web.seeds, CORPUS_COMPRESS="gzip",
+                          CORPUS_SHARD_DOCS=10)
+    assert result.returncode == 0, text[-2000:]
+    shards = sorted((tmp_path / "corpus" / "documents").glob("part-*"))
+    assert shards and all(p.name.endswith(".jsonl.gz") for p in shards)
+    docs = [d for p in shards for d in read_shard(p)]
+    plain = _docs(full_crawl[1])
+    assert len(docs) >= 15 and all(all(k in d for k in REQUIRED) for d in docs)
+    # 16 requests at once: the order differs from run to run, and with it a few verdicts
+    assert len({d["url"] for d in docs} & {d["url"] for d in plain}) >= 0.8 * len(plain)
+    (tmp_path / "bad").mkdir()
+    bad, text = _crawl(tmp_path / "bad", server, web.seeds, CORPUS_COMPRESS="zip")
+    assert bad.returncode != 0 and "CORPUS_COMPRESS: expected gzip or nothing" in text
+
+
 def test_hub_pages_are_judged_but_not_written(full_crawl):
     # the Chinese site's news index lists article titles: on topic, but a hub, not a document
     web, tmp, _ = full_crawl
@@ -551,6 +572,54 @@ def test_a_seed_pages_feed_brings_its_new_items(demo, tmp_path, follow, kind):
     assert summary["feeds/files"] == 1 and summary["feeds/entries"] == 2
 
 
+ARTICLE = "http://www.sunwind.test/wind/offshore-wind-basics.html"
+SUNWIND_FEED = "http://www.sunwind.test/wind/feed.xml"
+FEED_POST = "http://www.sunwind.test/wind/community-turbine.html"
+
+
+def _web_with_an_article_feed(web):
+    """The demo web whose sunwind article (not a seed) announces the wind section's feed,
+    listing a post no page links, and a comment feed."""
+    from crawler.testweb.archive import Record, WebArchive
+
+    records = dict(web.records)
+    post = _web_with_a_new_post(web).records[NEW_POST]           # a page, linked by none here
+    records[FEED_POST] = Record(FEED_POST, 200, "OK", post.headers, post.body)
+    page = web.records[ARTICLE]
+    announce = (b'<link rel="alternate" type="application/rss+xml" title="Wind" '
+                b'href="/wind/feed.xml"><link rel="alternate" type="application/rss+xml" '
+                b'title="Offshore wind basics: Comments Feed" href="/wind/offshore/feed/">')
+    body = page.body.replace(b"</head>", announce + b"</head>", 1)
+    assert body != page.body
+    records[ARTICLE] = Record(ARTICLE, 200, "OK", page.headers, body)
+    rss = (f'<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel>'
+           f'<title>Wind</title><item><title>A club&apos;s wind turbine</title>'
+           f'<link>{FEED_POST}</link></item></channel></rss>').encode()
+    records[SUNWIND_FEED] = Record(SUNWIND_FEED, 200, "OK",
+                                   (("Content-Type", "application/rss+xml"),), rss)
+    return WebArchive(records=records, labels=web.labels, seeds=web.seeds)
+
+
+@pytest.mark.parametrize("per_host", [4, 0])
+def test_an_on_topic_pages_feed_is_read_but_not_its_comment_feed(demo, tmp_path, per_host):
+    """A sunwind article, reached by links and judged on topic, announces its section's feed
+    and a comment feed: the section feed is fetched with the article as parent and brings the
+    post no page links; the comment feed is not; FEEDS_PER_HOST=0 fetches none."""
+    web, _ = demo
+    with serve_in_thread(_web_with_an_article_feed(web)) as server:
+        result, text = _crawl(tmp_path, server, web.seeds, FEEDS_PER_HOST=per_host)
+    assert result.returncode == 0, text[-2000:]
+    rows = {r["url"]: r for r in _log(tmp_path) if not r.get("robots")}
+    assert rows[ARTICLE]["on_topic"]
+    assert not any("/offshore/feed" in url for url in rows)
+    if not per_host:
+        assert SUNWIND_FEED not in rows and FEED_POST not in rows
+        return
+    assert rows[SUNWIND_FEED]["parent"] == ARTICLE
+    assert rows[FEED_POST]["parent"] == SUNWIND_FEED and rows[FEED_POST]["status"] == 200
+    assert FEED_POST in {d["url"] for d in _docs(tmp_path)}
+
+
 def test_a_revisited_seed_reads_its_feed_again(demo, tmp_path):
     web, _ = demo
     jobdir = tmp_path / "job"
@@ -571,8 +640,9 @@ def test_a_seed_may_be_a_feed_or_a_sitemap(demo, tmp_path, kind):
     with serve_in_thread(listing) as server:
         result, text = _crawl(tmp_path, server, [seed])
     assert result.returncode == 0, text[-2000:]
-    rows = [r for r in _log(tmp_path) if not r.get("robots")]
-    assert rows[0]["url"] == seed
-    assert rows[0]["note"].startswith("feed: 2 entries" if kind == "feed"
-                                      else "sitemap index: 1 sitemaps")
+    rows = {r["url"]: r for r in _log(tmp_path) if not r.get("robots")}
+    # the demo topic file names the two home pages as seeds too: their order is the server's
+    assert rows[seed]["parent"] is None and rows[seed]["depth"] == 0
+    assert rows[seed]["note"].startswith("feed: 2 entries" if kind == "feed"
+                                         else "sitemap index: 1 sitemaps")
     assert NEW_POST in {d["url"] for d in _docs(tmp_path)}

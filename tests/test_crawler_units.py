@@ -196,6 +196,38 @@ def test_shards_are_published_atomically_and_recovered(tmp_path):
         "part-00000.jsonl", "part-00001.jsonl", "part-00002.jsonl"]
 
 
+def test_gzip_shards_are_whole_gzip_files_and_a_killed_one_is_recovered(tmp_path):
+    import gzip
+
+    from crawler.corpus import read_shard
+
+    docs = [{"n": i, "text": "风电 wind " * 50} for i in range(5)]
+    writer = ShardWriter(tmp_path, docs_per_shard=2, compress="gzip")
+    for doc in docs[:3]:
+        writer.write(doc)
+    assert [p.name for p in tmp_path.glob("part-*")] == ["part-00000.jsonl.gz"]
+    assert read_shard(tmp_path / "part-00000.jsonl.gz") == docs[:2]
+    # simulate a killed crawl: the hidden shard holds doc 2, sync-flushed, then bytes that
+    # make the deflate stream invalid (a write that never finished)
+    tmp = next(tmp_path.glob(".part-*.tmp"))
+    with open(tmp, "ab") as handle:
+        handle.write(b"\xff" * 40)
+    again = ShardWriter(tmp_path, docs_per_shard=2, compress="gzip")
+    recovered = tmp_path / "part-00001.jsonl.gz"
+    assert gzip.decompress(recovered.read_bytes())       # a whole stream, trailer included
+    assert read_shard(recovered) == [docs[2]]
+    for doc in docs[3:]:
+        again.write(doc)
+    again.close()
+    shards = sorted(tmp_path.glob("part-*"))
+    assert [d for p in shards for d in read_shard(p)] == docs
+    assert not list(tmp_path.glob(".*"))
+    size = sum(p.stat().st_size for p in shards)
+    assert size < len("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs)) / 3
+    with pytest.raises(ValueError, match="CORPUS_COMPRESS"):
+        ShardWriter(tmp_path, compress="zip")
+
+
 def test_crawl_log_writes_in_arrival_order(tmp_path):
     log = CrawlLog(tmp_path / "log.jsonl")
     a = log.open_entry({"url": "a"})

@@ -23,6 +23,20 @@ def test_announced_feeds_are_alternate_links_of_a_feed_type():
         MAX_FEEDS_PER_PAGE
 
 
+def test_comment_feeds_are_not_announced_feeds():
+    root = html.fromstring(
+        '<html><head>'
+        '<link rel="alternate" type="application/rss+xml" title="Site &raquo; Feed" '
+        'href="https://a.test/feed/">'
+        '<link rel="alternate" type="application/rss+xml" title="Site &raquo; Comments Feed" '
+        'href="https://a.test/comments/feed/">'
+        '<link rel="alternate" type="application/rss+xml" '
+        'title="Site &raquo; Wind turbines Comments Feed" href="https://a.test/wind/feed/">'
+        '<link rel="alternate" type="application/atom+xml" '
+        'href="https://a.blogspot.test/feeds/42/comments/default"></head></html>')
+    assert announced_feeds(root) == ["https://a.test/feed/"]
+
+
 def test_rss_entries_give_link_title_and_plain_summary():
     rss = (b'<?xml version="1.0"?><rss version="2.0"><channel><title>x</title>'
            b'<item><title>Wind &amp; sun</title><link> http://a.test/p1.html </link>'

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from crawler.link_scoring import LinkScorer
 from crawler.links import Link
-from crawler.sitemaps import MAX_BYTES, SitemapBudget, read_sitemap, sitemaps_in_robots, size_cap
+from crawler.sitemaps import MAX_BYTES, ListingBudget, read_sitemap, sitemaps_in_robots, size_cap
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 URLSET = (f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}>'
@@ -79,7 +79,7 @@ def test_any_bytes_are_read_without_raising(body):
 
 
 def test_budget_caps_files_and_urls_per_host():
-    budget = SitemapBudget(max_files=2, max_urls=3)
+    budget = ListingBudget(max_files=2, max_urls=3)
     assert budget.take_file("a.test", "http://a.test/1.xml")
     assert not budget.take_file("a.test", "http://a.test/1.xml")       # once per run
     assert budget.take_file("a.test", "http://a.test/2.xml")

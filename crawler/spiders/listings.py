@@ -3,7 +3,7 @@
 A mixin of :class:`crawler.spiders.topic.TopicSpider` (it uses the spider's crawl state, log,
 scope and request helpers).  Sitemaps (``FOLLOW_SITEMAPS``, ``-a sitemap=``) queue a host's
 listed URLs scored on the URL alone; feeds (``FOLLOW_FEEDS``) queue their entries as links of
-the seed page that announced them.  The parsing lives in ``crawler/sitemaps.py`` and
+the seed or on-topic page that announced them.  The parsing lives in ``crawler/sitemaps.py`` and
 ``crawler/feeds.py``.
 """
 from __future__ import annotations
@@ -85,13 +85,20 @@ class ListingsMixin:
 
     # ------------------------------------------------------------------ feeds
     def _feed_requests(self, item: PageItem, response) -> list[Request]:
-        """The RSS / Atom feeds a seed page announces (``FOLLOW_FEEDS``; ``crawler/feeds.py``),
-        fetched again past the seen-URL filter when the seed is revisited."""
+        """The RSS / Atom / JSON feeds a seed page or an on-topic page announces
+        (``FOLLOW_FEEDS``; ``crawler/feeds.py``), at most ``FEEDS_PER_HOST`` per host of the
+        announcing page and run, fetched again past the seen-URL filter when a seed is
+        revisited."""
         again = bool(response.meta.get("revisit"))
+        host = host_name(response.url)
         requests = []
         for href in announced_feeds(item.doc.root):
             url = resolve(response.url, href)
             if url is None or (self.scope.active and self.scope.refusal(url)):
+                continue
+            if url in self.fetched_urls and not again:
+                continue
+            if not self.feeds.take_file(host, url):
                 continue
             requests.append(self._fixed_request(url, self.parse_feed, again, listing="feed",
                                                 parent=response.url,

@@ -29,6 +29,7 @@ from twisted.python.failure import Failure
 from extraction import ParseError, parse
 
 from ..crawl_log import CrawlLog, write_summary
+from ..feeds import FEEDS_PER_HOST
 from ..frontier import UPGRADE_MARGIN
 from ..items import PageItem
 from ..link_scoring import SEED_PRIORITY, priority_of
@@ -38,7 +39,7 @@ from ..relevance.topic import CATEGORIES, load_topic
 from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, TRANSIENT_STATUSES, revisit_after
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
-from ..sitemaps import MAX_URLS_PER_HOST, SitemapBudget, size_cap
+from ..sitemaps import MAX_URLS_PER_HOST, ListingBudget, size_cap
 from ..state import CrawlState
 from ..traps import leads_elsewhere
 from ..warc import open_archive
@@ -150,11 +151,13 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         # what Scrapy's retry middleware counts as passing download errors
         spider.transient_errors = tuple(load_object(e) if isinstance(e, str) else e
                                         for e in settings.getlist("RETRY_EXCEPTIONS"))
-        spider.sitemaps = SitemapBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
+        spider.sitemaps = ListingBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
                                                                  MAX_URLS_PER_HOST))
         spider.sitemap_max_bytes = size_cap(settings.getint("DOWNLOAD_MAXSIZE"))
         spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
         spider.follow_feeds = settings.getbool("FOLLOW_FEEDS", True)
+        spider.feeds = ListingBudget(max_files=settings.getint("FEEDS_PER_HOST",
+                                                               FEEDS_PER_HOST), max_urls=0)
         spider.revisited_hosts: set[str] = set()
         spider.scope = Scope.from_settings(settings, spider.allowed_domains)
         for url in spider.seeds:
@@ -306,7 +309,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         self._visited(meta, url, item.hub)
         for request in self._follow(item, response, links):
             yield request
-        if meta.get("seed") and self.follow_feeds:
+        if self.follow_feeds and (meta.get("seed") or item.on_topic) \
+                and "nofollow" not in item.robots:
             for request in self._feed_requests(item, response):
                 yield request
 
