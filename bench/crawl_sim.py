@@ -46,7 +46,8 @@ from crawler.relevance.topic import load_topic
 from crawler.robots_meta import robots_directives
 from crawler.settings import FEATURE_LEARN_FROM as LEARN_FROM
 from crawler.settings import RELEVANCE_AUTO_THRESHOLD as AUTO_THRESHOLD
-from crawler.sitemaps import ListingBudget, listed_urls, read_sitemap, sitemaps_in_robots
+from crawler.sitemaps import (ListingBudget, best_scored, candidates, listed_urls,
+                              read_sitemap, sitemaps_in_robots)
 from crawler.state import CrawlState
 from crawler.testweb.archive import Record, WebArchive, load_web
 from crawler.traps import leads_elsewhere
@@ -252,9 +253,12 @@ class SimulatedCrawl:
                     self._push(child, SEED_PRIORITY, {"depth": 0, "parent": url,
                                                       "sitemap_of": host})
             return
-        links = [Link(u) for u in self.sitemaps.take_urls(host, urls) if u not in self.fetched]
-        for s in self.state.scorer.score(links, 0.0, 0, self.state.traps.factors(
-                [link.url for link in links]), inlinks="none"):
+        left = self.sitemaps.left(host)
+        links = [Link(u) for u in candidates(
+            [u for u in urls if u not in self.fetched and u not in self.best], left)]
+        self.sitemaps.take(host, min(left, len(links)))
+        for s in best_scored(self.state.scorer.score(links, 0.0, 0, self.state.traps.factors(
+                [link.url for link in links]), inlinks="none"), left):
             if s.score > 0.0:
                 self._push(s.link.url, s.priority,
                            {"depth": 1, "parent": url, "link_score": s.score,

@@ -48,8 +48,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           context; default True; ``crawler/feeds.py``)
 ``FEEDS_PER_HOST``        distinct feeds fetched per host of the announcing page and run
                           (default 4; comment feeds are never fetched)
-``SITEMAP_MAX_URLS``      listed URLs queued per sitemap host (default 10000, the first
-                          listed; at most 50 sitemap files per host)
+``SITEMAP_MAX_URLS``      listed URLs queued per sitemap host (default 10000: the best-scored
+                          of the first 5 x the allowance a file lists; at most 50 sitemap files
+                          per host)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
 ``ROBOTSTXT_CRAWL_DELAY`` honour a host's robots.txt ``Crawl-delay`` / ``Request-rate`` as

@@ -9,11 +9,17 @@ the URL alone (S1 similarity, the site's harvest so far, the learned model's URL
 they wait below the links that on-topic pages point to, and rise when the whole queue is
 re-scored as the crawl learns which URLs pay.  Every sitemap fetch counts as a fetch.
 
+A host queues at most ``SITEMAP_MAX_URLS`` listed URLs.  When a file lists more than the
+host's remaining allowance, the first ``RANK_FACTOR`` x allowance of them are scored and the
+best-scored fill it (a crawl seeded with a site's section keeps the section's URLs, not the
+first the sitemap happens to list).
+
 Parsing is Scrapy's own (``scrapy.utils.sitemap``: lxml, entities not resolved); this module
 only adds the limits and the checks, as pure functions.
 """
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -25,6 +31,7 @@ from .scope import host_name
 
 MAX_FILES_PER_HOST = 50       # sitemap files fetched per seed host (indexes included)
 MAX_URLS_PER_HOST = 10_000    # ``SITEMAP_MAX_URLS`` default: listed URLs queued per host
+RANK_FACTOR = 5               # listed URLs scored per URL of a host's remaining allowance
 MAX_BYTES = 52_428_800        # the protocol's size limit of one uncompressed sitemap file
 _GZIP_MAGIC = b"\x1f\x8b"
 
@@ -100,9 +107,27 @@ class ListingBudget:
         self.files[host] = self.files.get(host, 0) + 1
         return True
 
-    def take_urls(self, host: str, urls: list[str]) -> list[str]:
-        """The first of ``urls`` that fit in ``host``'s remaining URL allowance."""
-        left = max(0, self.max_urls - self.urls.get(host, 0))
-        taken = urls[:left]
-        self.urls[host] = self.urls.get(host, 0) + len(taken)
-        return taken
+    def left(self, host: str) -> int:
+        """``host``'s remaining URL allowance."""
+        return max(0, self.max_urls - self.urls.get(host, 0))
+
+    def take(self, host: str, n: int) -> None:
+        """Count ``n`` listed URLs of ``host`` against its allowance."""
+        self.urls[host] = self.urls.get(host, 0) + n
+
+
+def candidates(urls: list[str], left: int, factor: int = RANK_FACTOR) -> list[str]:
+    """The listed URLs a sitemap host scores for its remaining allowance ``left``: the first
+    ``factor`` x ``left`` (bounded work: a file lists up to 50,000)."""
+    return urls[:factor * left]
+
+
+def best_scored(scored: list, keep: int) -> list:
+    """The ``keep`` highest-scored of ``scored`` (objects with a ``score``), in their order;
+    ties go to the earlier listed."""
+    if len(scored) <= keep:
+        return scored
+    if keep <= 0:
+        return []
+    cut = heapq.nlargest(keep, range(len(scored)), key=lambda i: (scored[i].score, -i))
+    return [scored[i] for i in sorted(cut)]

@@ -467,6 +467,43 @@ def test_seed_host_sitemaps_bring_pages_no_link_leads_to(demo, tmp_path, follow)
     assert summary["sitemaps/files"] == 2 and summary["sitemaps/urls_listed"] == 2
 
 
+WIND_SEED = "http://www.sunwind.test/wind/offshore-wind-basics.html"
+WIND_NEW = "http://www.sunwind.test/wind/kite-power-prototypes.html"
+SUNWIND_SITEMAP = "http://www.sunwind.test/sitemap.xml"
+
+
+def test_a_sitemap_over_the_allowance_queues_its_best_scored_urls(demo, tmp_path):
+    """Seeded with a sunwind wind article and SITEMAP_MAX_URLS=1, a sitemap listing three
+    shop pages and then a new wind article, none of them linked, queues the wind article (the
+    most like the seed's URL), not the first listed."""
+    from crawler.testweb.archive import Record, WebArchive
+
+    web, _ = demo
+    records = dict(web.records)
+    robots = records["http://www.sunwind.test/robots.txt"]
+    records[robots.url] = Record(robots.url, 200, "OK", robots.headers,
+                                 robots.body + f"\nSitemap: {SUNWIND_SITEMAP}\n".encode())
+    listed = [f"http://www.sunwind.test/shop/gift-card-{i}.html" for i in range(3)] + [WIND_NEW]
+    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+    urlset = (f'<?xml version="1.0" encoding="UTF-8"?><urlset {ns}>'
+              + "".join(f"<url><loc>{u}</loc></url>" for u in listed) + "</urlset>").encode()
+    records[SUNWIND_SITEMAP] = Record(SUNWIND_SITEMAP, 200, "OK",
+                                      (("Content-Type", "application/xml"),), urlset)
+    post = _web_with_a_new_post(web).records[NEW_POST]
+    for url in listed:
+        records[url] = Record(url, 200, "OK", post.headers, post.body)
+    with serve_in_thread(WebArchive(records=records, labels=web.labels,
+                                    seeds=web.seeds)) as server:
+        result, text = _crawl(tmp_path, server, web.seeds + [WIND_SEED], SITEMAP_MAX_URLS=1)
+    assert result.returncode == 0, text[-2000:]
+    rows = {r["url"]: r for r in _log(tmp_path) if not r.get("robots")}
+    assert rows[SUNWIND_SITEMAP]["note"] == "sitemap: 4 URLs, 1 queued"
+    assert rows[WIND_NEW]["parent"] == SUNWIND_SITEMAP
+    assert not [u for u in listed[:3] if u in rows]
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["sitemaps/urls_passed_over"] == 3
+
+
 def test_a_resumed_job_reads_sitemaps_again_only_when_it_revisits_the_seeds(demo, tmp_path):
     """Run 1 reads the sitemaps; run 2 (same JOBDIR) fetches nothing; run 3, with
     REVISIT_AFTER, fetches the seeds, the hubs and both sitemaps again, and nothing else (the

@@ -6,7 +6,8 @@ from hypothesis import strategies as st
 
 from crawler.link_scoring import LinkScorer
 from crawler.links import Link
-from crawler.sitemaps import MAX_BYTES, ListingBudget, read_sitemap, sitemaps_in_robots, size_cap
+from crawler.sitemaps import (MAX_BYTES, ListingBudget, best_scored, candidates, read_sitemap,
+                              sitemaps_in_robots, size_cap)
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 URLSET = (f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}>'
@@ -85,10 +86,29 @@ def test_budget_caps_files_and_urls_per_host():
     assert budget.take_file("a.test", "http://a.test/2.xml")
     assert not budget.take_file("a.test", "http://a.test/3.xml")       # cap reached
     assert budget.take_file("b.test", "http://b.test/1.xml")
-    assert budget.take_urls("a.test", ["u1", "u2"]) == ["u1", "u2"]
-    assert budget.take_urls("a.test", ["u3", "u4"]) == ["u3"]
-    assert budget.take_urls("a.test", ["u5"]) == []
-    assert budget.take_urls("b.test", ["v1"]) == ["v1"]
+    assert budget.left("a.test") == 3
+    budget.take("a.test", 2)
+    assert budget.left("a.test") == 1 and budget.left("b.test") == 3
+    budget.take("a.test", 1)
+    assert budget.left("a.test") == 0
+
+
+def test_the_best_scored_listed_urls_fill_the_allowance_whatever_their_order():
+    """A crawl seeded with a site's /energy/ section and a sitemap listing 40 URLs, the
+    section's last: with an allowance of 5 the section's pages are kept, in listing order."""
+    scorer = LinkScorer(lambda text: 0.0, 0.2)
+    scorer.add_exemplar("http://a.test/energy/solar-basics.html")
+    listed = [f"http://a.test/shop/item-{i}.html" for i in range(30)] + \
+        [f"http://a.test/energy/wind-{i}.html" for i in range(10)]
+    assert candidates(listed, 5) == listed[:25] and candidates(listed, 0) == []
+    for order in (listed, listed[::-1]):
+        links = [Link(u) for u in candidates(order, 8)]          # 8 x 5 = 40: all of them
+        assert len(links) == 40
+        scored = scorer.score(links, 0.0, 0, inlinks="none")
+        kept = [s.link.url for s in best_scored(scored, 5)]
+        assert len(kept) == 5 and all("/energy/" in u for u in kept)
+        assert kept == [u for u in order if u in kept]           # listing order kept
+    assert best_scored(scored, 0) == [] and best_scored(scored, 100) == scored
 
 
 def test_a_sitemap_list_is_no_in_link():

@@ -17,7 +17,7 @@ from ..items import PageItem
 from ..links import Link, resolve
 from ..middlewares import is_robots_request
 from ..scope import host_name
-from ..sitemaps import listed_urls, read_sitemap, sitemaps_in_robots
+from ..sitemaps import candidates, listed_urls, read_sitemap, sitemaps_in_robots
 
 
 class ListingsMixin:
@@ -73,11 +73,18 @@ class ListingsMixin:
                     yield self._sitemap_request(url, host, again=bool(meta.get("revisit")))
             return
         stats.inc_value("sitemaps/urls_listed", len(urls))
-        links = [Link(url) for url in self.sitemaps.take_urls(host, urls)
-                 if url not in self.fetched_urls]
+        # the allowance goes to URLs the crawl does not know yet: a queued URL's links already
+        # scored it higher than its bare URL would
+        left, known = self.sitemaps.left(host), self.queued_priority
+        links = [Link(url) for url in candidates(
+            [u for u in urls if u not in self.fetched_urls and u not in known], left)]
         if self.scope.active:
             links = self._in_scope(links)
-        requests = self._requests_for(links, response.url, 0.0, 0, inlinks="none")
+        # over the allowance: the best-scored fill it
+        requests = self._requests_for(links, response.url, 0.0, 0, inlinks="none", keep=left)
+        self.sitemaps.take(host, min(left, len(links)))
+        if len(links) > left:
+            stats.inc_value("sitemaps/urls_passed_over", len(links) - left)
         stats.inc_value("sitemaps/urls_queued", len(requests))
         self.crawl_log.complete(seq, note=f"sitemap: {len(urls)} URLs, {len(requests)} queued")
         for request in requests:

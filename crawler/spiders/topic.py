@@ -39,7 +39,7 @@ from ..relevance.topic import CATEGORIES, load_topic
 from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, TRANSIENT_STATUSES, revisit_after
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
-from ..sitemaps import MAX_URLS_PER_HOST, ListingBudget, size_cap
+from ..sitemaps import MAX_URLS_PER_HOST, ListingBudget, best_scored, size_cap
 from ..state import CrawlState
 from ..traps import leads_elsewhere
 from ..warc import open_archive
@@ -371,9 +371,12 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                                   "new" if item.revisit else "all")
 
     def _requests_for(self, links: list, parent: str, relevance: float | None, depth: int,
-                      inlinks: str = "all") -> list[Request]:
+                      inlinks: str = "all", keep: int | None = None) -> list[Request]:
         """Score ``links`` found on ``parent`` (judged ``relevance``, at ``depth``) and turn
-        the new or upgraded ones into requests (``inlinks`` as in ``LinkScorer.score``)."""
+        the new or upgraded ones into requests (``inlinks`` as in ``LinkScorer.score``);
+        ``keep``: only the best-scored so many (the first so many for ``bfs`` / ``parent``)."""
+        if keep is not None and self.strategy != "focused":
+            links = links[:keep]
         if not links:
             return []
         state = self.crawl_state
@@ -387,6 +390,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                     for u in urls if self._enqueue(u, priority_of(p))]
         scored = state.scorer.score(links, relevance, depth, state.traps.factors(urls),
                                     inlinks=inlinks)
+        if keep is not None:
+            scored = best_scored(scored, keep)
         requests = []
         for s in scored:
             if s.score <= 0.0:
