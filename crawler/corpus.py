@@ -5,18 +5,18 @@ A shard is written as ``.part-NNNNN.jsonl.tmp`` (hidden, flushed line by line) a
 lists ``part-*.jsonl`` never sees a partial file.  A shard left behind by a killed crawl is cut
 at its last complete line and published when the next crawl starts.
 
-With ``CORPUS_COMPRESS=gzip`` the shards are ``part-NNNNN.jsonl.gz``: one gzip stream per
-shard, sync-flushed after every line, so a shard a killed crawl left behind still decompresses
-up to its last flush; it is then rewritten as a whole gzip stream of its complete lines.
+With ``CORPUS_COMPRESS=gzip`` the shards are ``part-NNNNN.jsonl.gz``: each document is one
+gzip member (a gzip file may hold several, and every reader reads them in a row), so each
+carries its own CRC; a shard a killed crawl left behind is cut after its last whole member,
+and nothing damaged can be read back as a document.
 """
 from __future__ import annotations
 
 import gzip
 import json
-import os
 import zlib
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
 
@@ -68,43 +68,21 @@ def last_line_end(path: Path) -> int:
     return path.read_bytes().rfind(b"\n") + 1
 
 
-def _inflate(data: bytes) -> bytes:
-    """What a gzip stream decompresses to so far (no trailer needed); zlib.error when
-    damaged."""
-    return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data)
-
-
-def _inflate_longest_prefix(data: bytes) -> bytes:
-    """:func:`_inflate` of the longest prefix of ``data`` that is not damaged (a prefix that
-    fails makes every longer one fail, so bisect)."""
-    try:
-        return _inflate(data)
-    except zlib.error:
-        pass
-    good, bad = 0, len(data)
-    while bad - good > 1:
-        mid = (good + bad) // 2
+def gzip_complete_members(path: Path) -> int:
+    """Bytes of a gzip shard up to the end of its last whole member (one per document), each
+    checked against its CRC and length."""
+    data = memoryview(path.read_bytes())
+    end = 0
+    while end < len(data):
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
         try:
-            _inflate(data[:mid])
-            good = mid
-        except zlib.error:
-            bad = mid
-    return _inflate(data[:good])
-
-
-def gzip_complete_lines(path: Path) -> int:
-    """Rewrite a gzip shard left open by a killed crawl as a whole gzip stream of its
-    complete lines (what decompresses up to its last flush); returns its new length, 0 when
-    it holds no complete line."""
-    text = _inflate_longest_prefix(path.read_bytes())
-    text = text[:text.rfind(b"\n") + 1]
-    if not text:
-        return 0
-    packed = gzip.compress(text)
-    tmp = path.with_name(path.name + ".repair")
-    tmp.write_bytes(packed)
-    os.replace(tmp, path)
-    return len(packed)
+            inflate.decompress(data[end:])
+        except zlib.error:          # damaged or failing its CRC: the shard ends before it
+            break
+        if not inflate.eof:         # cut short
+            break
+        end = len(data) - len(inflate.unused_data)
+    return end
 
 
 COMPRESSIONS = ("", "gzip")
@@ -112,7 +90,7 @@ COMPRESSIONS = ("", "gzip")
 
 class ShardWriter:
     """Writes documents as JSON lines into numbered shards of ``docs_per_shard`` lines
-    (``compress``: ``""`` or ``"gzip"``)."""
+    (``compress``: ``""`` or ``"gzip"``: one gzip member per line)."""
 
     def __init__(self, directory: str | Path, docs_per_shard: int = 1000, compress: str = ""):
         if compress not in COMPRESSIONS:
@@ -120,33 +98,23 @@ class ShardWriter:
                              f"{compress!r}")
         self.compress = compress
         if compress:
-            self.files = PublishedFiles(directory, "part", "jsonl.gz", gzip_complete_lines)
+            self.files = PublishedFiles(directory, "part", "jsonl.gz", gzip_complete_members)
         else:
             self.files = PublishedFiles(directory, "part", "jsonl", last_line_end)
         self.directory = self.files.directory
         self.docs_per_shard = max(1, docs_per_shard)
         self._count = 0
-        self._gzip: gzip.GzipFile | None = None
         self.written = 0
-
-    def _open(self) -> IO:
-        if not self.compress:
-            return self.files.open(mode="w", encoding="utf-8")
-        raw = self.files.open(mode="wb")
-        self._gzip = gzip.GzipFile(fileobj=raw, mode="wb", filename="")
-        return self._gzip
 
     def write(self, record: dict[str, Any]) -> None:
         line = json.dumps(record, ensure_ascii=False) + "\n"
         if self.compress:
-            handle = self._gzip or self._open()
-            handle.write(line.encode("utf-8"))
-            handle.flush()          # Z_SYNC_FLUSH: readable up to here if the crawl dies
-            self.files.handle.flush()
+            handle = self.files.handle or self.files.open(mode="wb")
+            handle.write(gzip.compress(line.encode("utf-8"), compresslevel=6, mtime=0))
         else:
-            handle = self.files.handle or self._open()
+            handle = self.files.handle or self.files.open(mode="w", encoding="utf-8")
             handle.write(line)
-            handle.flush()
+        handle.flush()
         self._count += 1
         self.written += 1
         if self._count >= self.docs_per_shard:
@@ -154,9 +122,6 @@ class ShardWriter:
 
     def close_shard(self) -> Path | None:
         self._count = 0
-        if self._gzip is not None:
-            self._gzip.close()      # the stream's trailer; the file itself stays open
-            self._gzip = None
         return self.files.publish()
 
     def close(self) -> None:
