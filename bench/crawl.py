@@ -84,7 +84,7 @@ def crawl(topic: Path, seeds: list[str], strategy: str, budget: int, proxy: str,
                    PYTHONPATH=str(ROOT))
         out.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-m", "scrapy", "crawl", "fetchonly", "-a",
-               "seed=" + ",".join(seeds), "-s", f"STATS_DUMP=True"]
+               "seed=" + ",".join(seeds), "-s", "STATS_DUMP=True"]
         for k, v in settings.items():
             cmd += ["-s", f"{k}={v}"]
         with open(out / "scrapy.log", "w") as log:

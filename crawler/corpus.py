@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ import numpy as np
 
 from extraction import Document
 
-from .published import PublishedFiles
+from .published import PublishedFiles, gzip_members_length
 
 # [ours] an on-topic page whose main text is more than this share link text is a hub (a home,
 # section or tag page listing other pages), not a document: CORPUS_MAX_LINK_SHARE
@@ -68,23 +67,6 @@ def last_line_end(path: Path) -> int:
     return path.read_bytes().rfind(b"\n") + 1
 
 
-def gzip_complete_members(path: Path) -> int:
-    """Bytes of a gzip shard up to the end of its last whole member (one per document), each
-    checked against its CRC and length."""
-    data = memoryview(path.read_bytes())
-    end = 0
-    while end < len(data):
-        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            inflate.decompress(data[end:])
-        except zlib.error:          # damaged or failing its CRC: the shard ends before it
-            break
-        if not inflate.eof:         # cut short
-            break
-        end = len(data) - len(inflate.unused_data)
-    return end
-
-
 COMPRESSIONS = ("", "gzip")
 
 
@@ -98,7 +80,7 @@ class ShardWriter:
                              f"{compress!r}")
         self.compress = compress
         if compress:
-            self.files = PublishedFiles(directory, "part", "jsonl.gz", gzip_complete_members)
+            self.files = PublishedFiles(directory, "part", "jsonl.gz", gzip_members_length)
         else:
             self.files = PublishedFiles(directory, "part", "jsonl", last_line_end)
         self.directory = self.files.directory

@@ -8,10 +8,14 @@ directory; numbering goes on after the highest number present.
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
+import zlib
 from pathlib import Path
 from typing import IO, Any, Callable
+
+log = logging.getLogger(__name__)
 
 
 class PublishedFiles:
@@ -77,3 +81,33 @@ class PublishedFiles:
         os.replace(self._temp_path(self.number), final)
         self.number += 1
         return final
+
+
+def gzip_members_length(path: str | Path, chunk: int = 1 << 20) -> int:
+    """Bytes of ``path`` up to the end of its last complete gzip member (0 when none is).
+
+    For files of one gzip member per unit (a WARC record, a gzip corpus document): a member
+    whose stream ends and whose checksum holds (``zlib`` checks it) is a complete unit; a
+    crawl killed mid-write leaves a torn one."""
+    end = pos = 0
+    inflater = zlib.decompressobj(wbits=31)
+    with open(path, "rb") as stream:
+        pending = b""
+        while True:
+            data = pending or stream.read(chunk)
+            pending = b""
+            if not data:
+                return end
+            try:
+                inflater.decompress(data)
+            except zlib.error as err:
+                log.info("%s: cut after byte %d (%s)", path, end, err)
+                return end
+            if not inflater.eof:
+                pos += len(data)
+                continue
+            used = len(data) - len(inflater.unused_data)
+            pos += used
+            end = pos
+            pending = inflater.unused_data
+            inflater = zlib.decompressobj(wbits=31)

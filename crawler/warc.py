@@ -18,8 +18,6 @@ coding, so ``Transfer-Encoding`` is dropped and ``Content-Length`` is the body's
 from __future__ import annotations
 
 import io
-import logging
-import zlib
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from http.client import responses as REASONS
@@ -29,9 +27,8 @@ from typing import Any
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from .published import PublishedFiles
+from .published import PublishedFiles, gzip_members_length
 
-log = logging.getLogger(__name__)
 
 MODES = ("written", "all")
 MAX_BYTES = 1_000_000_000      # the customary size of a WARC file (Heritrix, Common Crawl)
@@ -95,35 +92,6 @@ class WarcLocation:
         return {"file": self.file, "offset": self.offset, "record_id": self.record_id}
 
 
-def complete_length(path: str | Path, chunk: int = 1 << 20) -> int:
-    """Bytes of ``path`` up to the end of its last complete gzip member (0 when none is).
-
-    Each record is one gzip member, so a member whose stream ends and whose checksum holds
-    (``zlib`` checks it) is a complete record; a crawl killed mid-write leaves a torn one."""
-    end = pos = 0
-    inflater = zlib.decompressobj(wbits=31)
-    with open(path, "rb") as stream:
-        pending = b""
-        while True:
-            data = pending or stream.read(chunk)
-            pending = b""
-            if not data:
-                return end
-            try:
-                inflater.decompress(data)
-            except zlib.error as err:
-                log.info("%s: cut after byte %d (%s)", path, end, err)
-                return end
-            if not inflater.eof:
-                pos += len(data)
-                continue
-            used = len(data) - len(inflater.unused_data)
-            pos += used
-            end = pos
-            pending = inflater.unused_data
-            inflater = zlib.decompressobj(wbits=31)
-
-
 class WarcArchive:
     """Rotating WARC files under ``directory``; :meth:`write` returns the record's
     :class:`WarcLocation`."""
@@ -131,7 +99,7 @@ class WarcArchive:
     def __init__(self, directory: str | Path, mode: str, max_bytes: int = MAX_BYTES,
                  info: dict[str, str] | None = None):
         self.mode = mode
-        self.files = PublishedFiles(directory, "crawl", "warc.gz", complete_length)
+        self.files = PublishedFiles(directory, "crawl", "warc.gz", gzip_members_length)
         self.directory = self.files.directory
         self.max_bytes = max(1, int(max_bytes))
         self.info = dict(info or {})

@@ -178,6 +178,7 @@ def test_unreachable_seed_is_reported(tmp_path):
     result = run_crawl(TOPIC, ["http://127.0.0.1:9/"], conf, log_file=tmp_path / "l",
                        timeout=120)
     text = (tmp_path / "l").read_text()
+    assert result.returncode == 0, text[-2000:]        # reported, not a crash
     assert "seed http://127.0.0.1:9/ is unreachable" in text
     summary = json.loads((tmp_path / "c" / "crawl-summary.json").read_text())
     assert summary["seeds/unreachable"] >= 1 and "frontier empty" in summary["crawl/stop_reason"]

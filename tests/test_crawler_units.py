@@ -237,7 +237,7 @@ def test_a_gzip_shard_cut_anywhere_recovers_a_prefix_of_its_documents(data):
     import gzip
     import tempfile
 
-    from crawler.corpus import gzip_complete_members
+    from crawler.published import gzip_members_length
 
     docs = [{"n": i, "text": f"doc {i} " + "风电 wind " * (i % 7)} for i in range(12)]
     with tempfile.TemporaryDirectory() as tmp:
@@ -249,7 +249,7 @@ def test_a_gzip_shard_cut_anywhere_recovers_a_prefix_of_its_documents(data):
         raw = path.read_bytes()
         cut = data.draw(st.integers(0, len(raw)))
         path.write_bytes(raw[:cut] + data.draw(st.binary(max_size=30)))
-        end = gzip_complete_members(path)
+        end = gzip_members_length(path)
         got = [json.loads(x) for x in gzip.decompress(path.read_bytes()[:end]).splitlines()]
         assert got == docs[:len(got)]
         if cut == len(raw):               # nothing lost when the shard was whole

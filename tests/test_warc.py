@@ -9,7 +9,8 @@ from scrapy.http import HtmlResponse, Request
 from warcio.archiveiterator import ArchiveIterator
 
 from crawler.testweb.archive import load_web, read_warc
-from crawler.warc import RawResponse, WarcArchive, complete_length, open_archive, warc_mode
+from crawler.published import gzip_members_length
+from crawler.warc import RawResponse, WarcArchive, open_archive, warc_mode
 
 PAGE = "<html><head><title>Wind</title></head><body><p>Wind turbines 风能</p></body></html>"
 
@@ -104,7 +105,7 @@ def test_a_file_left_by_a_killed_crawl_is_cut_and_published(tmp_path):
     crashed.mkdir()
     (crashed / temp.name).write_bytes(whole[:-25])               # the last record torn
     (crashed / ".crawl-00001.warc.gz.tmp").write_bytes(b"\x1f\x8b garbage")
-    assert 0 < complete_length(crashed / temp.name) < len(whole) - 25
+    assert 0 < gzip_members_length(crashed / temp.name) < len(whole) - 25
     recovered = WarcArchive(crashed, "all")
     assert sorted(p.name for p in crashed.iterdir()) == ["crawl-00000.warc.gz"]
     assert sorted(read_warc(crashed / "crawl-00000.warc.gz")) == \
