@@ -70,15 +70,20 @@ def last_line_end(path: Path) -> int:
 COMPRESSIONS = ("", "gzip")
 
 
+def compression(value: Any) -> str:
+    """``CORPUS_COMPRESS`` as ``""`` or ``"gzip"``; ``ValueError`` naming the setting."""
+    text = str(value or "").strip().lower()
+    if text not in COMPRESSIONS:
+        raise ValueError(f"CORPUS_COMPRESS: expected gzip or nothing, got {value!r}")
+    return text
+
+
 class ShardWriter:
     """Writes documents as JSON lines into numbered shards of ``docs_per_shard`` lines
     (``compress``: ``""`` or ``"gzip"``: one gzip member per line)."""
 
     def __init__(self, directory: str | Path, docs_per_shard: int = 1000, compress: str = ""):
-        if compress not in COMPRESSIONS:
-            raise ValueError(f"CORPUS_COMPRESS: expected one of {COMPRESSIONS}, got "
-                             f"{compress!r}")
-        self.compress = compress
+        self.compress = compress = compression(compress)
         if compress:
             self.files = PublishedFiles(directory, "part", "jsonl.gz", gzip_members_length)
         else:

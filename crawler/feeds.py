@@ -17,6 +17,7 @@ module only finds the announced feeds and turns entries into links, as pure func
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 import feedparser
@@ -26,6 +27,7 @@ from w3lib.html import remove_tags, replace_entities
 FEED_TYPES = frozenset({"application/rss+xml", "application/atom+xml", "application/rdf+xml",
                         "application/feed+json"})
 MAX_FEEDS_PER_PAGE = 4
+_COMMENTS = re.compile(r"(?<![a-z])comments?(?![a-z])", re.IGNORECASE)
 FEEDS_PER_HOST = 4          # ``FEEDS_PER_HOST`` default: distinct feeds fetched per host and run
 MAX_ENTRIES = 500
 SUMMARY_CHARS = 1000
@@ -33,9 +35,10 @@ SUMMARY_CHARS = 1000
 
 def announced_feeds(root) -> list[str]:
     """The ``href`` of every ``<link rel="alternate">`` of a feed type in an lxml tree, in
-    order, once each (relative; the caller resolves them).  Comment feeds (``comment`` in the
-    title or the address: WordPress's "... Comments Feed", Blogger's ``/comments/default``)
-    are left out: their entries are comments on a page already fetched."""
+    order, once each (relative; the caller resolves them).  Comment feeds (the word
+    ``comment(s)`` in the title or a path segment of the address: WordPress's "... Comments
+    Feed", Blogger's ``/comments/default``) are left out: their entries are comments on a page
+    already fetched.  A "Commentary" section's feed is kept."""
     out: list[str] = []
     for link in root.iter("link"):
         rel = (link.get("rel") or "").lower().split()
@@ -43,7 +46,7 @@ def announced_feeds(root) -> list[str]:
         href = (link.get("href") or "").strip()
         if "alternate" not in rel or kind not in FEED_TYPES or not href or href in out:
             continue
-        if "comment" in href.lower() or "comment" in (link.get("title") or "").lower():
+        if _COMMENTS.search(link.get("title") or "") or _COMMENTS.search(href):
             continue
         out.append(href)
     return out[:MAX_FEEDS_PER_PAGE]

@@ -73,6 +73,11 @@ class PriorityDupeFilter(BaseDupeFilter):
             self.file.write(f"Q {fp.hex()} {request.priority}\n")
         return False
 
+    def known(self, url: str) -> bool:
+        """``url`` was fetched or queued by this job, this run or an earlier one."""
+        fp = self.fingerprint(Request(url))
+        return fp in self.fetched or fp in self.best
+
     def requeued(self, request: Request) -> None:
         """The queue changed the priority of a queued request (re-prioritization); logged
         like a queued one, so that a resumed crawl compares rediscoveries with it."""

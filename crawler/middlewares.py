@@ -121,16 +121,27 @@ class AlreadyFetchedMiddleware(_CrawlerMiddleware):
     unless it is a revisit of a seed or hub (``REVISIT_AFTER``) or a page whose fetch failed
     in an earlier run (``RETRY_FAILED_AFTER``)."""
 
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        self.again: set[str] = set()    # URLs fetched again in this run (revisits, retries)
+
     def process_request(self, request: Request, spider=None):
         df = getattr(self.crawler, "priority_dupefilter", None)
         if df is None or not _first_fetch(request):
             return None
         meta = request.meta
-        if not df.mark_fetched(request) and not meta.get("redirect_times") \
-                and not meta.get("revisit") and not meta.get("retry_failed"):
-            self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
-            raise IgnoreRequest(f"already fetched: {request.url}")
-        return None
+        if meta.get("revisit") or meta.get("retry_failed"):
+            # passes once per run: a copy an earlier run left in JOBDIR's queue and the one
+            # this run's start adds are the same fetch
+            first = request.url not in self.again
+            self.again.add(request.url)
+            df.mark_fetched(request)
+            if first:
+                return None
+        elif df.mark_fetched(request) or meta.get("redirect_times"):
+            return None
+        self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
+        raise IgnoreRequest(f"already fetched: {request.url}")
 
 
 class ScopeMiddleware(_CrawlerMiddleware):

@@ -15,8 +15,8 @@ from scrapy.crawler import Crawler
 from extraction import extract_document
 from extraction.methods import canonical as method_name
 
-from .corpus import (COMPRESSIONS, MAX_LINK_SHARE, MIN_CHARS, ShardWriter, link_share, refusal,
-                     text_chars)
+from .corpus import (MAX_LINK_SHARE, MIN_CHARS, ShardWriter, compression, link_share,
+                     refusal, text_chars)
 from .dedup import text_sha1
 from .items import PageItem
 
@@ -123,10 +123,7 @@ class CorpusWriterPipeline(_StatePipeline):
         self.writer: ShardWriter | None = None
         self.max_link_share = crawler.settings.getfloat("CORPUS_MAX_LINK_SHARE", MAX_LINK_SHARE)
         self.min_chars = crawler.settings.getint("CORPUS_MIN_CHARS", MIN_CHARS)
-        self.compress = (crawler.settings.get("CORPUS_COMPRESS") or "").strip().lower()
-        if self.compress not in COMPRESSIONS:
-            raise ValueError(f"CORPUS_COMPRESS: expected gzip or nothing, got "
-                             f"{crawler.settings.get('CORPUS_COMPRESS')!r}")
+        self.compress = compression(crawler.settings.get("CORPUS_COMPRESS"))
 
     def open_spider(self, spider=None) -> None:
         settings = self.crawler.settings

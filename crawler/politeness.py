@@ -101,12 +101,18 @@ def _robots_host(request: Request) -> str:
 
 def slot_full(downloader, request: Request) -> bool:
     """The downloader slot ``request`` would go to already holds as many requests (queued or
-    in transfer) as it may download at once."""
+    in transfer) as it may download at once, or holds one while it is paused (a host backed
+    off until a ``Retry-After``: each request waiting there holds one of the crawl's
+    ``CONCURRENT_REQUESTS``)."""
     slots = downloader.slots
     if not slots:
         return False
     slot = slots.get(downloader.get_slot_key(request))
-    return slot is not None and len(slot.active) >= max(1, slot.concurrency)
+    if slot is None:
+        return False
+    if slot.lastseen > time.monotonic():
+        return len(slot.active) >= 1
+    return len(slot.active) >= max(1, slot.concurrency)
 
 
 class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
@@ -185,6 +191,10 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
         host = urlparse_cached(request).hostname or ""
         status = self.unavailable.get(host)
         if status is not None:          # a later run asks for its robots.txt again
+            state = getattr(self.crawler.spider, "crawl_state", None)
+            if state is not None and not request.meta.get("revisit"):   # RETRY_FAILED_AFTER
+                state.failures.failed((request.meta.get("redirect_urls") or [request.url])[0],
+                                      time.time(), float(request.meta.get("link_score") or 0))
             self._drop_unfetched(request, "robotstxt/unavailable/requests_dropped",
                                  f"robots.txt answered HTTP {status}: {request.url}")
         delay = self.delays.get(host)
@@ -208,9 +218,11 @@ class PoliteThrottle(AutoThrottle):
     the back-off it had or the slot's delay, and ``BACKOFF_START`` (1 s); the host gets no
     request before the ``Retry-After`` (or that back-off) has passed, and its delay stays at
     least the back-off.  Answers to requests sent before the back-off began do not double it
-    again.  Each other answer from the host halves the back-off until it falls below the
-    slot's floor.  A request answered so may be retried ``BACKOFF_RETRY_TIMES`` (default 3)
-    times instead of ``RETRY_TIMES``."""
+    again.  Each other answer from the host to a request sent since halves the back-off until
+    it falls below the slot's floor.  A request answered so may be retried
+    ``BACKOFF_RETRY_TIMES`` (default 3) times instead of ``RETRY_TIMES``, each after the
+    back-off; not a robots.txt, and not at all when its ``Retry-After`` is longer than
+    ``BACKOFF_MAX_DELAY`` (the wait is capped there, the retry left to a later run)."""
 
     def __init__(self, crawler):
         settings = crawler.settings
@@ -248,7 +260,7 @@ class PoliteThrottle(AutoThrottle):
             self._back_off(key, slot, response, request)
             return
         if key in self.backoffs:
-            self._recover(key, slot)
+            self._recover(key, slot, request)
         if self.adaptive:
             self._key = key
             try:
@@ -261,11 +273,16 @@ class PoliteThrottle(AutoThrottle):
         if self._key is not None:
             slot.delay = max(slot.delay, self.floor(self._key))
 
+    @staticmethod
+    def _sent(request: Request, now: float) -> float:
+        """When ``request`` was sent (monotonic): now less its download latency."""
+        return now - float(request.meta.get("download_latency") or 0.0)
+
     def _back_off(self, key: str, slot, response: Response, request: Request) -> None:
         now = time.monotonic()
         asked = retry_after(response.headers.get(b"Retry-After"))
         previous = self.backoffs.get(key, 0.0)
-        sent = now - float(request.meta.get("download_latency") or 0.0)
+        sent = self._sent(request, now)
         if previous and sent < self._since.get(key, now):
             delay = previous        # sent before the back-off began: no second doubling
         else:
@@ -278,10 +295,19 @@ class PoliteThrottle(AutoThrottle):
         earliest = now + wait - slot.delay * max(0.0, 1.0 - slot.jitter)
         slot.lastseen = max(slot.lastseen, earliest)
         # "come back later", not a failure: Scrapy's retry middleware (which sees the response
-        # after this signal) may ask again up to BACKOFF_RETRY_TIMES, each after the back-off
-        retries = request.meta.get("max_retry_times")
-        request.meta["max_retry_times"] = max(self.backoff_retries,
-                                              retries if retries is not None else 0)
+        # after this signal) may ask again up to BACKOFF_RETRY_TIMES, each after the back-off;
+        # not a robots.txt (every request of the host waits for it, holding the crawl's
+        # concurrency, and an unavailable robots.txt disallows the host anyway), nor a page
+        # whose server asks for longer than BACKOFF_MAX_DELAY (a later run may fetch it:
+        # RETRY_FAILED_AFTER)
+        if asked is not None and asked > self.backoff_max:
+            request.meta["dont_retry"] = True
+            log.info("%s asks to wait %g s (Retry-After), more than BACKOFF_MAX_DELAY=%g: "
+                     "%s not retried in this run", key, asked, self.backoff_max, request.url)
+        elif not is_robots_request(request):
+            retries = request.meta.get("max_retry_times")
+            request.meta["max_retry_times"] = max(self.backoff_retries,
+                                                  retries if retries is not None else 0)
         stats = self.crawler.stats
         stats.inc_value("backoff/responses")
         stats.max_value("backoff/max_delay", self.backoffs[key])
@@ -292,7 +318,9 @@ class PoliteThrottle(AutoThrottle):
                         f" (Retry-After {asked:g} s)" if asked is not None else "", wait,
                         self.backoffs[key])
 
-    def _recover(self, key: str, slot) -> None:
+    def _recover(self, key: str, slot, request: Request) -> None:
+        if self._sent(request, time.monotonic()) < self._since.get(key, 0.0):
+            return                  # sent before the back-off began: says nothing of it
         least = self.floor(key, backoff=False)
         backoff = self.backoffs[key] / 2
         if backoff <= least or backoff < BACKOFF_START / 2:

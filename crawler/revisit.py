@@ -10,10 +10,11 @@ their new links enter the queue while the links to pages already fetched stay fi
 revisited page that is no longer a hub leaves the list; at most ``MAX_HUBS`` hubs are kept,
 the most recently fetched.
 
-A page whose fetch failed for a passing reason -- after the run's own retries, a transient
-HTTP status (``TRANSIENT_STATUSES``: 408, 429, 5xx) or a download error (timeout, refused or
-lost connection, DNS failure) -- would stay "fetched" for the job's seen-URL filter and be lost
-to every later run.  :class:`FailedFetches` keeps it (``STATE_DIR/failed.json``) with the link
+A page whose fetch failed for a passing reason -- after the run's own retries, a status or a
+download error Scrapy's retry middleware retries (``RETRY_HTTP_CODES``: 408, 429, 5xx;
+``RETRY_EXCEPTIONS``: timeout, refused or lost connection, DNS failure), or a page of a host
+whose robots.txt was unreachable -- would stay "fetched" for the job's seen-URL filter and be
+lost to every later run.  :class:`FailedFetches` keeps it (``STATE_DIR/failed.json``) with the link
 score that scheduled it; a later run requests it again, past the filter and at that score, once
 ``RETRY_FAILED_AFTER`` hours have passed, until it answers or has failed ``RETRY_FAILED_TIMES``
 runs in a row.  At most ``MAX_FAILED`` pages are kept, the most recent failures.
@@ -26,13 +27,11 @@ SEED, HUB = "seed", "hub"
 MAX_HUBS = 1000
 MAX_FAILED = 10_000
 RETRY_FAILED_TIMES = 3
-# Scrapy's RETRY_HTTP_CODES: a server or gateway that may answer later
-TRANSIENT_STATUSES = frozenset({408, 429, 500, 502, 503, 504, 522, 524})
 
 
-def revisit_after(value: Any, name: str = "REVISIT_AFTER") -> float:
-    """``REVISIT_AFTER`` (or setting ``name``) in seconds (the setting is in hours; unset or
-    0: never)."""
+def hours_setting(value: Any, name: str) -> float:
+    """A setting in hours (``REVISIT_AFTER``, ``RETRY_FAILED_AFTER``) in seconds (unset or 0:
+    never); ``ValueError`` naming the setting on anything but a number >= 0."""
     try:
         hours = float(value) if value not in (None, "") else 0.0
     except (TypeError, ValueError):
@@ -93,20 +92,29 @@ class RevisitList:
 
 class FailedFetches:
     """URL -> ``(failed runs in a row, last failure as Unix time, link score)`` of the pages
-    whose last fetch failed for a passing reason."""
+    whose last fetch failed for a passing reason; ``max_runs``: the runs in a row after which
+    a page is given up (``RETRY_FAILED_TIMES``)."""
 
-    def __init__(self, max_pages: int = MAX_FAILED):
+    def __init__(self, max_pages: int = MAX_FAILED, max_runs: int = RETRY_FAILED_TIMES):
         self.pages: dict[str, tuple[int, float, float]] = {}
         self.max_pages = max_pages
+        self.max_runs = max_runs
+        self._counted: set[str] = set()      # URLs whose failure this run has counted
 
-    def failed(self, url: str, when: float, score: float) -> int:
-        """Record a failed fetch of ``url`` (scheduled at link ``score``; a run fetches a URL
-        once); returns how many runs in a row it has failed."""
-        runs = self.pages.pop(url, (0, 0.0, 0.0))[0] + 1
+    def failed(self, url: str, when: float, score: float) -> bool:
+        """Record a failed fetch of ``url`` (scheduled at link ``score``); one failure counts
+        once per run however often it recurs.  False when ``url`` has now failed
+        ``max_runs`` runs in a row and is given up (off the list)."""
+        runs = self.pages.pop(url, (0, 0.0, 0.0))[0]
+        if url not in self._counted:
+            self._counted.add(url)
+            runs += 1
+        if runs >= self.max_runs:
+            return False
         self.pages[url] = (runs, when, score)     # most recent last
         for old in list(self.pages)[:max(0, len(self.pages) - self.max_pages)]:
             del self.pages[old]
-        return runs
+        return True
 
     def answered(self, url: str) -> bool:
         """``url`` got an answer that is not a passing failure: off the list.  True when it
@@ -114,6 +122,7 @@ class FailedFetches:
         return self.pages.pop(url, None) is not None
 
     def give_up(self, url: str) -> None:
+        """Off the list without an answer (a retry the crawl's rules now refuse)."""
         self.pages.pop(url, None)
 
     def due(self, now: float, after: float) -> list[tuple[str, float]]:

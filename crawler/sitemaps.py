@@ -100,7 +100,7 @@ class ListingBudget:
         self.requested: set[str] = set()
 
     def take_file(self, host: str, url: str) -> bool:
-        """Whether sitemap ``url`` of ``host`` may be fetched (each one once per run)."""
+        """Whether listing file ``url`` of ``host`` may be fetched (each one once per run)."""
         if url in self.requested or self.files.get(host, 0) >= self.max_files:
             return False
         self.requested.add(url)

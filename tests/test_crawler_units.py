@@ -287,6 +287,33 @@ def test_priority_dupefilter_upgrades_and_fetches_once(tmp_path):
     assert not again.mark_fetched(low)
 
 
+def test_a_refetch_passes_the_fetch_once_guard_once_per_run(tmp_path):
+    """A revisit or a retried failure passes the guard once per run, whether the job fetched
+    the URL before (JOBDIR) or not: a copy left in a resumed job's queue and the copy the
+    run's start adds are one fetch.  The job also knows the URL afterwards."""
+    from scrapy.exceptions import IgnoreRequest
+    from scrapy.utils.test import get_crawler
+
+    from crawler.middlewares import AlreadyFetchedMiddleware
+
+    for fetched_before in (True, False):
+        crawler = get_crawler()
+        jobdir = tmp_path / str(fetched_before)
+        jobdir.mkdir()
+        crawler.priority_dupefilter = df = PriorityDupeFilter(str(jobdir), RequestFingerprinter())
+        url = "http://a.test/flaky.html"
+        if fetched_before:
+            df.mark_fetched(Request(url))
+        assert not df.known("http://a.test/other.html") and df.known(url) is fetched_before
+        guard = AlreadyFetchedMiddleware(crawler)
+        for flag in ("retry_failed", "revisit"):
+            target = url if flag == "retry_failed" else url + "?v=2"
+            assert guard.process_request(Request(target, meta={flag: True})) is None
+            with pytest.raises(IgnoreRequest):
+                guard.process_request(Request(target, meta={flag: True}))
+        assert df.known(url)
+
+
 def test_priority_dupefilter_logs_requeued_priorities_for_a_resume(tmp_path):
     df = PriorityDupeFilter(str(tmp_path), RequestFingerprinter())
     assert not df.request_seen(Request("http://a.test/y", priority=100))
@@ -569,11 +596,11 @@ def test_text_chars_counts_what_is_not_space():
 
 
 def test_revisit_list_keeps_seeds_and_the_latest_hubs(tmp_path):
-    from crawler.revisit import RevisitList, revisit_after
+    from crawler.revisit import RevisitList, hours_setting
 
-    assert revisit_after(None) == 0 and revisit_after("1.5") == 5400
+    assert hours_setting(None, "X") == 0 and hours_setting("1.5", "X") == 5400
     with pytest.raises(ValueError, match="REVISIT_AFTER"):
-        revisit_after("-1")
+        hours_setting("-1", "REVISIT_AFTER")
     pages = RevisitList(max_hubs=2)
     pages.fetched("http://a.test/", "seed", 100.0)
     pages.fetched("http://a.test/", "hub", 150.0)          # a seed stays a seed
@@ -596,14 +623,15 @@ def test_revisit_list_keeps_seeds_and_the_latest_hubs(tmp_path):
 
 
 def test_failed_fetches_count_runs_order_by_score_and_stay_bounded():
-    from crawler.revisit import FailedFetches, revisit_after
+    from crawler.revisit import FailedFetches, hours_setting
 
     with pytest.raises(ValueError, match="RETRY_FAILED_AFTER"):
-        revisit_after("soon", "RETRY_FAILED_AFTER")
-    failed = FailedFetches(max_pages=3)
-    assert failed.failed("http://a.test/1", 100.0, 0.4) == 1
-    assert failed.failed("http://a.test/2", 110.0, 0.9) == 1
-    assert failed.failed("http://a.test/1", 120.0, 0.4) == 2      # a second run in a row
+        hours_setting("soon", "RETRY_FAILED_AFTER")
+    failed = FailedFetches(max_pages=3, max_runs=3)
+    assert failed.failed("http://a.test/1", 100.0, 0.4)
+    assert failed.failed("http://a.test/2", 110.0, 0.9)
+    assert failed.failed("http://a.test/1", 120.0, 0.4)           # the same run: counted once
+    assert failed.pages["http://a.test/1"] == (1, 120.0, 0.4)
     assert failed.due(1e9, 0.0) == []                             # 0: never
     assert failed.due(215.0, 100.0) == [("http://a.test/2", 0.9)]
     assert failed.due(225.0, 100.0) == [("http://a.test/2", 0.9), ("http://a.test/1", 0.4)]
@@ -612,8 +640,15 @@ def test_failed_fetches_count_runs_order_by_score_and_stay_bounded():
         failed.failed(f"http://a.test/{i}", 130.0 + i, 0.1)
     assert list(failed.pages) == ["http://a.test/3", "http://a.test/4", "http://a.test/5"]
     failed.give_up("http://a.test/4")
-    again = FailedFetches()
+    again = FailedFetches(max_runs=3)
     again.load(json.loads(json.dumps(failed.to_dict())))
     assert again.pages == {"http://a.test/3": (1, 133.0, 0.1), "http://a.test/5": (1, 135.0, 0.1)}
+    # the next two runs: a second failure is kept, the third gives the page up
+    assert again.failed("http://a.test/3", 200.0, 0.1)
+    assert again.pages["http://a.test/3"][0] == 2
+    third = FailedFetches(max_runs=3)
+    third.load(again.to_dict())
+    assert not third.failed("http://a.test/3", 300.0, 0.1)
+    assert "http://a.test/3" not in third.pages
     with pytest.raises(ValueError, match="not a failed-fetch list"):
         again.load({"pages": [["http://a.test/", "twice", 1.0, 0.5]]})

@@ -33,8 +33,10 @@ def test_comment_feeds_are_not_announced_feeds():
         '<link rel="alternate" type="application/rss+xml" '
         'title="Site &raquo; Wind turbines Comments Feed" href="https://a.test/wind/feed/">'
         '<link rel="alternate" type="application/atom+xml" '
-        'href="https://a.blogspot.test/feeds/42/comments/default"></head></html>')
-    assert announced_feeds(root) == ["https://a.test/feed/"]
+        'href="https://a.blogspot.test/feeds/42/comments/default">'
+        '<link rel="alternate" type="application/rss+xml" title="Commentary" '
+        'href="https://a.test/commentary/feed/"></head></html>')
+    assert announced_feeds(root) == ["https://a.test/feed/", "https://a.test/commentary/feed/"]
 
 
 def test_rss_entries_give_link_title_and_plain_summary():

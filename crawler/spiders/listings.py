@@ -73,11 +73,13 @@ class ListingsMixin:
                     yield self._sitemap_request(url, host, again=bool(meta.get("revisit")))
             return
         stats.inc_value("sitemaps/urls_listed", len(urls))
-        # the allowance goes to URLs the crawl does not know yet: a queued URL's links already
-        # scored it higher than its bare URL would
-        left, known = self.sitemaps.left(host), self.queued_priority
-        links = [Link(url) for url in candidates(
-            [u for u in urls if u not in self.fetched_urls and u not in known], left)]
+        # the allowance goes to URLs the job does not know yet (a queued URL's links already
+        # scored it higher than its bare URL would)
+        left, queued = self.sitemaps.left(host), self.queued_priority
+        fresh = [u for u in urls if u not in self.fetched_urls and u not in queued]
+        if self._resumed_job():             # and not known to the job's earlier runs
+            fresh = [u for u in fresh if not self.crawler.priority_dupefilter.known(u)]
+        links = [Link(url) for url in candidates(fresh, left)]
         if self.scope.active:
             links = self._in_scope(links)
         # over the allowance: the best-scored fill it
@@ -89,6 +91,11 @@ class ListingsMixin:
         self.crawl_log.complete(seq, note=f"sitemap: {len(urls)} URLs, {len(requests)} queued")
         for request in requests:
             yield request
+
+    def _resumed_job(self) -> bool:
+        """The job's seen-URL filter holds URLs of earlier runs (``JOBDIR``)."""
+        df = getattr(self.crawler, "priority_dupefilter", None)
+        return df is not None and df.file is not None and bool(df.fetched)
 
     # ------------------------------------------------------------------ feeds
     def _feed_requests(self, item: PageItem, response) -> list[Request]:
@@ -103,7 +110,8 @@ class ListingsMixin:
             url = resolve(response.url, href)
             if url is None or (self.scope.active and self.scope.refusal(url)):
                 continue
-            if url in self.fetched_urls and not again:
+            if not again and (url in self.fetched_urls or self._resumed_job()
+                              and self.crawler.priority_dupefilter.known(url)):
                 continue
             if not self.feeds.take_file(host, url):
                 continue

@@ -36,7 +36,8 @@ from ..link_scoring import SEED_PRIORITY, priority_of
 from ..links import canonical, crawlable, extract_links
 from ..middlewares import is_html, now_iso
 from ..relevance.topic import CATEGORIES, load_topic
-from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, TRANSIENT_STATUSES, revisit_after
+from ..politeness import BACKOFF_HTTP_CODES
+from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, hours_setting
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
 from ..sitemaps import MAX_URLS_PER_HOST, ListingBudget, best_scored, size_cap
@@ -144,13 +145,17 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         spider.corpus_dir = Path(settings.get("CORPUS_DIR") or "corpus")
         spider.corpus_dir.mkdir(parents=True, exist_ok=True)
         spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
-        spider.revisit_after = revisit_after(settings.get("REVISIT_AFTER"))
-        spider.retry_failed_after = revisit_after(settings.get("RETRY_FAILED_AFTER"),
+        spider.revisit_after = hours_setting(settings.get("REVISIT_AFTER"), "REVISIT_AFTER")
+        spider.retry_failed_after = hours_setting(settings.get("RETRY_FAILED_AFTER"),
                                                   "RETRY_FAILED_AFTER")
-        spider.retry_failed_times = settings.getint("RETRY_FAILED_TIMES", RETRY_FAILED_TIMES)
-        # what Scrapy's retry middleware counts as passing download errors
+        # what Scrapy's retry middleware counts as passing: statuses and download errors
+        spider.transient_statuses = frozenset(int(c) for c in
+                                              settings.getlist("RETRY_HTTP_CODES"))
         spider.transient_errors = tuple(load_object(e) if isinstance(e, str) else e
                                         for e in settings.getlist("RETRY_EXCEPTIONS"))
+        # "come back later": such an answer says nothing of the page (no feedback)
+        spider.later_statuses = frozenset(int(c) for c in settings.getlist(
+            "BACKOFF_HTTP_CODES", list(BACKOFF_HTTP_CODES)))
         spider.sitemaps = ListingBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
                                                                  MAX_URLS_PER_HOST))
         spider.sitemap_max_bytes = size_cap(settings.getint("DOWNLOAD_MAXSIZE"))
@@ -174,6 +179,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             relevance_options=relevance_options(settings),
             auto_threshold=settings.getbool("RELEVANCE_AUTO_THRESHOLD", True),
             learn_from=settings.get("FEATURE_LEARN_FROM") or "written")
+        spider.crawl_state.failures.max_runs = settings.getint("RETRY_FAILED_TIMES",
+                                                               RETRY_FAILED_TIMES)
         for url in spider.seeds:
             spider.crawl_state.scorer.add_exemplar(canonical(url))
         spider.crawl_log = CrawlLog(settings.get("CRAWL_LOG")
@@ -268,12 +275,13 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         url = (meta.get("redirect_urls") or [response.request.url])[0]
         self.fetched_urls.add(url)
         self.fetched_urls.add(response.url)
-        self._fetch_outcome(meta, url, transient=response.status in TRANSIENT_STATUSES)
+        self._fetch_outcome(meta, url, transient=response.status in self.transient_statuses)
         if response.status != 200 or not is_html(response):
             if response.status == 200 and meta.get("seed"):
                 for request in self.listing_seed(response):
                     yield request
-            self._judged(meta, response.url, accepted=False)
+            if response.status not in self.later_statuses:
+                self._judged(meta, response.url, accepted=False)
             self._visited(meta, url, hub=False)
             return
         ctype = response.headers.get(b"Content-Type", b"").decode("latin-1") or None
@@ -325,12 +333,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             return
         if meta.get("revisit"):
             return
-        runs = failures.failed(url, time.time(), float(meta.get("link_score") or 0.0))
-        if runs >= self.retry_failed_times:
-            failures.give_up(url)
-            stats.inc_value("failed/given_up")
-        else:
-            stats.inc_value("failed/kept")
+        kept = failures.failed(url, time.time(), float(meta.get("link_score") or 0.0))
+        stats.inc_value("failed/kept" if kept else "failed/given_up")
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
         """Feedback of one fetch to the link model, the trap statistics and the exemplars (a
@@ -430,6 +434,9 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         request = failure.request
         if failure.check(IgnoreRequest):
             self.crawler.stats.inc_value("fetch/ignored")
+            if request.meta.get("retry_failed"):   # the crawl's rules now refuse it
+                self.crawl_state.failures.give_up(
+                    (request.meta.get("redirect_urls") or [request.url])[0])
             return
         self.fetched_urls.add(request.url)
         if request.meta.get("seed"):
