@@ -85,6 +85,21 @@ def test_gzip_corpus_holds_the_same_documents(demo, full_crawl, tmp_path):
     assert bad.returncode != 0 and "CORPUS_COMPRESS: expected gzip or nothing" in text
 
 
+def test_the_crawl_report_matches_the_corpus_and_the_log(full_crawl, capsys):
+    from crawler.report import main, summarise
+
+    web, tmp, _ = full_crawl
+    rows = _log(tmp)
+    report = summarise(rows)
+    assert report["written"] == len(_docs(tmp))
+    assert report["fetches"] == len([r for r in rows if not r.get("robots")])
+    assert sum(report["outcomes"].values()) == report["fetches"]
+    assert {h["host"] for h in report["hosts"]["busiest"]} >= {"www.weekend.test",
+                                                               "www.nengyuan.test"}
+    assert main([str(tmp / "corpus")]) == 0
+    assert f"written: {len(_docs(tmp))}" in capsys.readouterr().out
+
+
 def test_hub_pages_are_judged_but_not_written(full_crawl):
     # the Chinese site's news index lists article titles: on topic, but a hub, not a document
     web, tmp, _ = full_crawl
