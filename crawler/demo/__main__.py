@@ -31,8 +31,7 @@ def main(argv: list[str] | None = None) -> int:
               f"served by the proxy {server.proxy_url}")
         settings = dict(FAST_LOCAL, CORPUS_DIR=str(out / "corpus"), STATE_DIR=str(out / "state"),
                         EXTRACTION_METHOD=args.method, LOG_LEVEL="INFO")
-        result = run_crawl(DEMO_DIR / "topic.toml", web.seeds, settings, proxy=server.proxy_url,
-                           )
+        result = run_crawl(DEMO_DIR / "topic.toml", web.seeds, settings, proxy=server.proxy_url)
     docs = sorted((out / "corpus" / "documents").glob("part-*.jsonl"))
     rows = [json.loads(line) for p in docs for line in p.read_text(encoding="utf-8").splitlines()]
     log_lines = (out / "corpus" / "crawl-log.jsonl")
@@ -44,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\ncorpus:    {out / 'corpus' / 'documents'}/part-*.jsonl")
     print(f"crawl log: {log_lines}")
     print(f"state:     {out / 'state'}")
+    print(f"report:    python -m crawler.report {out / 'corpus'}")
     return 0 if result.returncode == 0 and rows else 1
 
 
