@@ -39,6 +39,7 @@ class PriorityDupeFilter(BaseDupeFilter):
             if log_path.is_file():
                 self._replay(log_path.read_text(encoding="ascii", errors="ignore"))
             self.file = open(log_path, "a", encoding="ascii")
+        self.resumed = bool(self.fetched or self.best)   # JOBDIR held earlier runs' URLs
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -223,10 +224,11 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         ``HELD_MAX``; else None, and the engine asks again when a download ends (a full host
         has downloads under way).  The requests passed over go back into the queue."""
         downloader = self._downloader()
+        backed_off = getattr(self.crawler, "host_backoffs", ())
         held: list[Request] = []
         try:
             while (request := self._pop_best()) is not None:
-                if downloader is None or not slot_full(downloader, request):
+                if downloader is None or not slot_full(downloader, request, backed_off):
                     if held and request.priority < held[0].priority - self._slack:
                         held.append(request)     # too far below the waiting best
                         break

@@ -45,6 +45,10 @@ def _entry(request: Request, **fields) -> dict:
     return entry
 
 
+class AlreadyFetched(IgnoreRequest):
+    """A request dropped because its URL was already fetched (a stale copy)."""
+
+
 def _first_fetch(request: Request) -> bool:
     """Not a robots.txt request and not a retry: a request that may cost a new fetch."""
     return not (request.meta.get("dont_obey_robotstxt") or request.meta.get("retry_times"))
@@ -141,7 +145,7 @@ class AlreadyFetchedMiddleware(_CrawlerMiddleware):
         elif df.mark_fetched(request) or meta.get("redirect_times"):
             return None
         self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
-        raise IgnoreRequest(f"already fetched: {request.url}")
+        raise AlreadyFetched(f"already fetched: {request.url}")
 
 
 class ScopeMiddleware(_CrawlerMiddleware):

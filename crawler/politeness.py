@@ -31,6 +31,7 @@ import logging
 import time
 from datetime import timezone
 from email.utils import parsedate_to_datetime
+from collections.abc import Container
 from urllib.parse import urlsplit
 
 from protego import Protego
@@ -99,19 +100,20 @@ def _robots_host(request: Request) -> str:
     return urlsplit((request.meta.get("redirect_urls") or [request.url])[0]).hostname or ""
 
 
-def slot_full(downloader, request: Request) -> bool:
+def slot_full(downloader, request: Request, backed_off: Container[str] = ()) -> bool:
     """The downloader slot ``request`` would go to already holds as many requests (queued or
-    in transfer) as it may download at once, or holds one while it is paused (a host backed
-    off until a ``Retry-After``: each request waiting there holds one of the crawl's
-    ``CONCURRENT_REQUESTS``)."""
+    in transfer) as it may download at once, or, for a slot in ``backed_off``
+    (:attr:`PoliteThrottle.backoffs`), one request waiting: each request waiting in a slow
+    slot holds one of the crawl's ``CONCURRENT_REQUESTS``."""
     slots = downloader.slots
     if not slots:
         return False
-    slot = slots.get(downloader.get_slot_key(request))
+    key = downloader.get_slot_key(request)
+    slot = slots.get(key)
     if slot is None:
         return False
-    if slot.lastseen > time.monotonic():
-        return len(slot.active) >= 1
+    if key in backed_off:
+        return len(slot.active) - len(slot.transferring) >= 1
     return len(slot.active) >= max(1, slot.concurrency)
 
 
@@ -192,7 +194,8 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
         status = self.unavailable.get(host)
         if status is not None:          # a later run asks for its robots.txt again
             state = getattr(self.crawler.spider, "crawl_state", None)
-            if state is not None and not request.meta.get("revisit"):   # RETRY_FAILED_AFTER
+            meta = request.meta
+            if state is not None and not meta.get("revisit") and not meta.get("listing"):
                 state.failures.failed((request.meta.get("redirect_urls") or [request.url])[0],
                                       time.time(), float(request.meta.get("link_score") or 0))
             self._drop_unfetched(request, "robotstxt/unavailable/requests_dropped",
@@ -221,8 +224,9 @@ class PoliteThrottle(AutoThrottle):
     again.  Each other answer from the host to a request sent since halves the back-off until
     it falls below the slot's floor.  A request answered so may be retried
     ``BACKOFF_RETRY_TIMES`` (default 3) times instead of ``RETRY_TIMES``, each after the
-    back-off; not a robots.txt, and not at all when its ``Retry-After`` is longer than
-    ``BACKOFF_MAX_DELAY`` (the wait is capped there, the retry left to a later run)."""
+    back-off; not a robots.txt, and, when ``RETRY_FAILED_AFTER`` lets a later run fetch it,
+    not at all when its ``Retry-After`` is longer than ``BACKOFF_MAX_DELAY`` (the wait is
+    capped there)."""
 
     def __init__(self, crawler):
         settings = crawler.settings
@@ -231,9 +235,13 @@ class PoliteThrottle(AutoThrottle):
         self.backoff_codes = frozenset(int(c) for c in codes)
         self.backoff_max = settings.getfloat("BACKOFF_MAX_DELAY", BACKOFF_MAX_DELAY)
         self.backoff_retries = settings.getint("BACKOFF_RETRY_TIMES", BACKOFF_RETRY_TIMES)
+        # a page whose server asks for longer than the cap waits for a later run only when
+        # later runs fetch failed pages again (RETRY_FAILED_AFTER)
+        self.retry_later = bool(settings.getfloat("RETRY_FAILED_AFTER", 0.0) > 0)
         if not self.adaptive and not self.backoff_codes:
             raise NotConfigured
         self.backoffs: dict[str, float] = {}      # slot key -> back-off delay, seconds
+        crawler.host_backoffs = self.backoffs     # read by the frontier (slot_full)
         self._since: dict[str, float] = {}        # slot key -> monotonic start of back-off
         self._key: str | None = None
         if self.adaptive:
@@ -297,10 +305,10 @@ class PoliteThrottle(AutoThrottle):
         # "come back later", not a failure: Scrapy's retry middleware (which sees the response
         # after this signal) may ask again up to BACKOFF_RETRY_TIMES, each after the back-off;
         # not a robots.txt (every request of the host waits for it, holding the crawl's
-        # concurrency, and an unavailable robots.txt disallows the host anyway), nor a page
-        # whose server asks for longer than BACKOFF_MAX_DELAY (a later run may fetch it:
-        # RETRY_FAILED_AFTER)
-        if asked is not None and asked > self.backoff_max:
+        # concurrency, and an unavailable robots.txt disallows the host anyway), nor, when
+        # RETRY_FAILED_AFTER lets a later run fetch it, a page whose server asks for longer
+        # than BACKOFF_MAX_DELAY
+        if asked is not None and asked > self.backoff_max and self.retry_later:
             request.meta["dont_retry"] = True
             log.info("%s asks to wait %g s (Retry-After), more than BACKOFF_MAX_DELAY=%g: "
                      "%s not retried in this run", key, asked, self.backoff_max, request.url)

@@ -3,7 +3,8 @@
 For a crawl run by hand or from cron: how many fetches it made and what they were (statuses,
 errors), how many pages it judged on topic and wrote, why the others were not written, how its
 harvest rate (documents written per fetch) moved as the crawl went on, and which hosts took the
-fetches.  ``--json`` prints the same figures for a monitoring job.  Pure functions over the
+fetches.  A job's runs append to one crawl log, so the figures cover every run in it; the
+stats of ``crawl-summary.json`` are the last run's.  ``--json`` prints the same figures for a monitoring job.  Pure functions over the
 log's rows (:func:`summarise`, :func:`render`); the stop reason and a few stats come from
 ``crawl-summary.json`` beside the log when it is there.
 """
@@ -59,13 +60,13 @@ def summarise(rows: Iterable[dict[str, Any]], windows: int = WINDOWS,
     outcomes = Counter(outcome(r) for r in fetches)
     judged = [r for r in fetches if r.get("relevance") is not None]
     written = outcomes.get("written", 0)
-    size = max(1, -(-n // max(1, windows)))             # ceil(n / windows)
+    parts = min(max(1, windows), n)
+    bounds = [round(i * n / parts) for i in range(parts + 1)] if n else []
     stretches = []
-    for start in range(0, n, size):
-        part = fetches[start:start + size]
-        hits = sum(1 for r in part if r.get("accepted"))
-        stretches.append({"fetches": f"{start + 1}-{start + len(part)}", "written": hits,
-                          "harvest": round(hits / len(part), 3)})
+    for start, end in zip(bounds, bounds[1:]):
+        hits = sum(1 for r in fetches[start:end] if r.get("accepted"))
+        stretches.append({"fetches": f"{start + 1}-{end}", "written": hits,
+                          "harvest": round(hits / (end - start), 3)})
     hosts: dict[str, list[int]] = {}
     for r in fetches:
         counts = hosts.setdefault(_host(r), [0, 0])
@@ -94,14 +95,15 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
 
 
 def render(report: dict[str, Any], stats: dict[str, Any] | None = None) -> str:
-    """The report as Markdown text."""
+    """The report as Markdown text (``stats``: the last run's ``crawl-summary.json``)."""
     n = report["fetches"]
     out = [f"fetches: {n}  judged: {report['judged']}  on topic: {report['on_topic']}  "
-           f"written: {report['written']}  harvest: {report['harvest']:.3f}"]
+           f"written: {report['written']}  harvest: {report['harvest']:.3f}  (every run in "
+           f"the log)"]
     if stats:
         known = [f"{k}: {stats[k]}" for k in SUMMARY_KEYS if k in stats]
         if known:
-            out.append("  ".join(known))
+            out.append("last run: " + "  ".join(known))
     out += ["", "Outcome of each fetch:", ""]
     out += _table(("outcome", "fetches", "share"),
                   ((k, v, f"{v / n:.1%}") for k, v in report["outcomes"].items()))
@@ -120,14 +122,17 @@ def render(report: dict[str, Any], stats: dict[str, Any] | None = None) -> str:
 
 
 def read_log(path: Path) -> list[dict[str, Any]]:
-    """The rows of a crawl log; a torn last line (a crawl killed mid-write) is skipped."""
+    """The rows of a crawl log; a line that is not a JSON object (a torn last line of a crawl
+    killed mid-write, cut inside a character or not) is skipped."""
     rows = []
-    with open(path, encoding="utf-8") as handle:
+    with open(path, "rb") as handle:
         for line in handle:
             try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
+                row = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
                 continue
+            if isinstance(row, dict):
+                rows.append(row)
     return rows
 
 

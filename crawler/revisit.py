@@ -100,16 +100,20 @@ class FailedFetches:
         self.max_pages = max_pages
         self.max_runs = max_runs
         self._counted: set[str] = set()      # URLs whose failure this run has counted
+        self._given_up: set[str] = set()     # URLs given up in this run
 
     def failed(self, url: str, when: float, score: float) -> bool:
         """Record a failed fetch of ``url`` (scheduled at link ``score``); one failure counts
         once per run however often it recurs.  False when ``url`` has now failed
         ``max_runs`` runs in a row and is given up (off the list)."""
+        if url in self._given_up:
+            return False
         runs = self.pages.pop(url, (0, 0.0, 0.0))[0]
         if url not in self._counted:
             self._counted.add(url)
             runs += 1
         if runs >= self.max_runs:
+            self._given_up.add(url)
             return False
         self.pages[url] = (runs, when, score)     # most recent last
         for old in list(self.pages)[:max(0, len(self.pages) - self.max_pages)]:
@@ -122,8 +126,9 @@ class FailedFetches:
         return self.pages.pop(url, None) is not None
 
     def give_up(self, url: str) -> None:
-        """Off the list without an answer (a retry the crawl's rules now refuse)."""
+        """Off the list without an answer."""
         self.pages.pop(url, None)
+        self._given_up.add(url)
 
     def due(self, now: float, after: float) -> list[tuple[str, float]]:
         """``(url, score)`` of the pages whose last failure is at least ``after`` seconds old

@@ -20,7 +20,9 @@ only adds the limits and the checks, as pure functions.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from urllib.parse import urlsplit
 
 from scrapy.utils.gz import gunzip
@@ -116,10 +118,11 @@ class ListingBudget:
         self.urls[host] = self.urls.get(host, 0) + n
 
 
-def candidates(urls: list[str], left: int, factor: int = RANK_FACTOR) -> list[str]:
+def candidates(urls: Iterable[str], left: int, factor: int = RANK_FACTOR) -> list[str]:
     """The listed URLs a sitemap host scores for its remaining allowance ``left``: the first
-    ``factor`` x ``left`` (bounded work: a file lists up to 50,000)."""
-    return urls[:factor * left]
+    ``factor`` x ``left`` (bounded work: a file lists up to 50,000; ``urls`` is read no
+    further, so a lazy filter costs nothing past them)."""
+    return list(islice(urls, max(0, factor * left)))
 
 
 def best_scored(scored: list, keep: int) -> list:

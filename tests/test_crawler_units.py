@@ -650,5 +650,40 @@ def test_failed_fetches_count_runs_order_by_score_and_stay_bounded():
     third.load(again.to_dict())
     assert not third.failed("http://a.test/3", 300.0, 0.1)
     assert "http://a.test/3" not in third.pages
+    assert not third.failed("http://a.test/3", 301.0, 0.1)       # and stays given up
+    assert "http://a.test/3" not in third.pages
     with pytest.raises(ValueError, match="not a failed-fetch list"):
         again.load({"pages": [["http://a.test/", "twice", 1.0, 0.5]]})
+
+
+def test_spider_counts_refused_retries_but_not_stale_copies(tmp_path):
+    """A retried failure that the crawl's rules refuse (scope, host cap, robots.txt) counts as
+    one more failed run; the copy the fetch-once guard drops as already fetched does not
+    touch the list (the fetch it duplicates decides)."""
+    from scrapy.exceptions import IgnoreRequest
+    from scrapy.utils.test import get_crawler
+    from twisted.python.failure import Failure
+
+    from crawler.middlewares import AlreadyFetched
+    from crawler.spiders.topic import TopicSpider
+
+    crawler = get_crawler(TopicSpider, {"CORPUS_DIR": str(tmp_path / "corpus"),
+                                        "STATE_DIR": str(tmp_path / "state")})
+    topic = Path(__file__).parent.parent / "settings" / "topics" / "music.toml"
+    spider = TopicSpider.from_crawler(crawler, seed="http://music.test/", topic=str(topic))
+    failures = spider.crawl_state.failures
+    url = "http://music.test/flaky.html"
+    failures.pages[url] = (1, 100.0, 0.6)             # failed in an earlier run
+
+    def dropped(exc):
+        request = spider._retry_failed_request(url, 0.6)
+        failure = Failure(exc)
+        failure.request = request
+        spider.on_error(failure)
+
+    dropped(AlreadyFetched("already fetched"))
+    assert failures.pages[url] == (1, 100.0, 0.6)
+    dropped(IgnoreRequest("outside the crawl's scope"))
+    assert failures.pages[url][0] == 2
+    dropped(IgnoreRequest("outside the crawl's scope"))   # the same run: counted once
+    assert failures.pages[url][0] == 2

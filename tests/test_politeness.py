@@ -281,7 +281,8 @@ def test_a_host_answering_429_is_backed_off_and_recovers(adaptive):
 
 
 def test_no_back_off_retries_for_a_robots_txt_or_a_wait_over_the_cap():
-    crawler, throttle = _throttle(PoliteThrottle, AUTOTHROTTLE_ENABLED=False)
+    crawler, throttle = _throttle(PoliteThrottle, AUTOTHROTTLE_ENABLED=False,
+                                  RETRY_FAILED_AFTER=12)
     downloader = crawler.engine.downloader
     slot = downloader.slots["busy.test"] = Slot(4, 0.0, 0.0)
     robots = _answer(throttle, "busy.test", 503, path="/robots.txt")
@@ -291,14 +292,28 @@ def test_no_back_off_retries_for_a_robots_txt_or_a_wait_over_the_cap():
     page = _answer(throttle, "other.test", 429, **{"Retry-After": "3600"})
     assert page.meta["dont_retry"] and "max_retry_times" not in page.meta
     assert before + 59 <= other.lastseen + other.delay <= time.monotonic() + 60   # capped
-    # a paused slot is full with one request waiting: the frontier passes over the host
-    request = Request("http://other.test/next")
+    # a backed-off host's slot is full with one request waiting (not counting transfers):
+    # the frontier passes over the host; a slot not backed off takes its 4
+    assert crawler.host_backoffs is throttle.backoffs and "other.test" in throttle.backoffs
     downloader.get_slot_key = lambda r: urlparse_cached(r).hostname
-    assert not slot_full(downloader, request)
+    request, backed_off = Request("http://other.test/next"), crawler.host_backoffs
+    in_transfer = Request("http://other.test/sent")
+    other.active.add(in_transfer)
+    other.transferring.add(in_transfer)
+    assert not slot_full(downloader, request, backed_off)
     other.active.add(Request("http://other.test/waiting"))
-    assert slot_full(downloader, request)
-    slot.active.add(Request("http://busy.test/waiting"))      # not paused: 1 of 4
-    assert not slot_full(downloader, Request("http://busy.test/next"))
+    assert slot_full(downloader, request, backed_off)
+    assert not slot_full(downloader, request)                 # without the back-offs: 2 of 4
+    fresh = downloader.slots["fresh.test"] = Slot(4, 0.0, 0.0)
+    fresh.active.add(Request("http://fresh.test/waiting"))
+    assert not slot_full(downloader, Request("http://fresh.test/next"), backed_off)
+
+
+def test_a_wait_over_the_cap_is_retried_when_no_later_run_would():
+    crawler, throttle = _throttle(PoliteThrottle, AUTOTHROTTLE_ENABLED=False)   # default
+    crawler.engine.downloader.slots["other.test"] = Slot(4, 0.0, 0.0)
+    page = _answer(throttle, "other.test", 429, **{"Retry-After": "3600"})
+    assert "dont_retry" not in page.meta and page.meta["max_retry_times"] == 3
 
 
 def test_backoff_codes_empty_and_autothrottle_off_is_no_extension():

@@ -33,20 +33,25 @@ def test_outcomes_statuses_harvest_and_hosts():
                                   "HTTP 404": 1, "not HTML": 1, "listing": 1, "error": 1}
     assert report["statuses"] == {"200": 7, "404": 1, "error": 1}
     assert [s["fetches"] for s in report["harvest_by_stretch"]] == ["1-3", "4-6", "7-9"]
+    assert len(summarise(ROWS * 3, windows=10)["harvest_by_stretch"]) == 10   # 27 fetches
+    assert len(summarise(ROWS[:3], windows=10)["harvest_by_stretch"]) == 2
     assert [s["written"] for s in report["harvest_by_stretch"]] == [1, 0, 1]
     assert report["hosts"]["busiest"] == [
         {"host": "a.test", "fetches": 5, "written": 1, "harvest": 0.2},
         {"host": "b.test", "fetches": 4, "written": 1, "harvest": 0.25}]
     text = render(report, {"crawl/stop_reason": "frontier empty"})
-    assert "crawl/stop_reason: frontier empty" in text and "| duplicate | 1 | 11.1% |" in text
+    assert "last run: crawl/stop_reason: frontier empty" in text
+    assert "| duplicate | 1 | 11.1% |" in text
     assert outcome({"reason": "short: 12 characters of main text (< 200)"}) == "short"
     assert summarise([])["fetches"] == 0 and "fetches: 0" in render(summarise([]))
 
 
 def test_cli_reads_a_corpus_dir_with_a_torn_last_line(tmp_path, capsys):
     log = tmp_path / "crawl-log.jsonl"
-    log.write_text("".join(json.dumps(r) + "\n" for r in ROWS) + '{"url": "http://a.t',
-                   encoding="utf-8")
+    # odd lines: not objects, and a last line torn inside a character (the log is UTF-8)
+    torn = json.dumps({"url": "http://a.test/7", "title": "风电"}, ensure_ascii=False)
+    log.write_bytes(("".join(json.dumps(r) + "\n" for r in ROWS) + "[1, 2]\nnull\n\n"
+                     ).encode() + torn.encode("utf-8")[:-4])
     (tmp_path / "crawl-summary.json").write_text(json.dumps({"elapsed_time_seconds": 3.5}))
     assert len(read_log(log)) == len(ROWS)
     assert main([str(tmp_path), "--json"]) == 0
@@ -55,3 +60,4 @@ def test_cli_reads_a_corpus_dir_with_a_torn_last_line(tmp_path, capsys):
     assert main([str(log)]) == 0
     assert "harvest: 0.222" in capsys.readouterr().out
     assert main([str(tmp_path / "nowhere")]) == 2
+

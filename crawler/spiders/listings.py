@@ -76,9 +76,10 @@ class ListingsMixin:
         # the allowance goes to URLs the job does not know yet (a queued URL's links already
         # scored it higher than its bare URL would)
         left, queued = self.sitemaps.left(host), self.queued_priority
-        fresh = [u for u in urls if u not in self.fetched_urls and u not in queued]
+        fresh = (u for u in urls if u not in self.fetched_urls and u not in queued)
         if self._resumed_job():             # and not known to the job's earlier runs
-            fresh = [u for u in fresh if not self.crawler.priority_dupefilter.known(u)]
+            known = self.crawler.priority_dupefilter.known
+            fresh = (u for u in fresh if not known(u))
         links = [Link(url) for url in candidates(fresh, left)]
         if self.scope.active:
             links = self._in_scope(links)
@@ -93,9 +94,9 @@ class ListingsMixin:
             yield request
 
     def _resumed_job(self) -> bool:
-        """The job's seen-URL filter holds URLs of earlier runs (``JOBDIR``)."""
+        """The job's seen-URL filter started with URLs of earlier runs (``JOBDIR``)."""
         df = getattr(self.crawler, "priority_dupefilter", None)
-        return df is not None and df.file is not None and bool(df.fetched)
+        return df is not None and getattr(df, "resumed", False)
 
     # ------------------------------------------------------------------ feeds
     def _feed_requests(self, item: PageItem, response) -> list[Request]:

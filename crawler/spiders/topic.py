@@ -34,7 +34,7 @@ from ..frontier import UPGRADE_MARGIN
 from ..items import PageItem
 from ..link_scoring import SEED_PRIORITY, priority_of
 from ..links import canonical, crawlable, extract_links
-from ..middlewares import is_html, now_iso
+from ..middlewares import AlreadyFetched, is_html, now_iso
 from ..relevance.topic import CATEGORIES, load_topic
 from ..politeness import BACKOFF_HTTP_CODES
 from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, hours_setting
@@ -153,9 +153,10 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                                               settings.getlist("RETRY_HTTP_CODES"))
         spider.transient_errors = tuple(load_object(e) if isinstance(e, str) else e
                                         for e in settings.getlist("RETRY_EXCEPTIONS"))
-        # "come back later": such an answer says nothing of the page (no feedback)
-        spider.later_statuses = frozenset(int(c) for c in settings.getlist(
-            "BACKOFF_HTTP_CODES", list(BACKOFF_HTTP_CODES)))
+        # "come back later": such an answer says nothing of the page (no feedback), whether
+        # or not the host is backed off for it
+        spider.later_statuses = frozenset(BACKOFF_HTTP_CODES) | frozenset(
+            int(c) for c in settings.getlist("BACKOFF_HTTP_CODES", []))
         spider.sitemaps = ListingBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
                                                                  MAX_URLS_PER_HOST))
         spider.sitemap_max_bytes = size_cap(settings.getint("DOWNLOAD_MAXSIZE"))
@@ -282,7 +283,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                     yield request
             if response.status not in self.later_statuses:
                 self._judged(meta, response.url, accepted=False)
-            self._visited(meta, url, hub=False)
+            if not (meta.get("revisit") and response.status in self.transient_statuses):
+                self._visited(meta, url, hub=False)     # a hub down for now stays listed
             return
         ctype = response.headers.get(b"Content-Type", b"").decode("latin-1") or None
         try:
@@ -434,9 +436,12 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         request = failure.request
         if failure.check(IgnoreRequest):
             self.crawler.stats.inc_value("fetch/ignored")
-            if request.meta.get("retry_failed"):   # the crawl's rules now refuse it
-                self.crawl_state.failures.give_up(
-                    (request.meta.get("redirect_urls") or [request.url])[0])
+            if request.meta.get("retry_failed") and not failure.check(AlreadyFetched):
+                # refused by the crawl's rules (scope, host cap, robots.txt) this time: one
+                # more failed run (the robots.txt path has counted it already)
+                self._fetch_outcome(request.meta,
+                                    (request.meta.get("redirect_urls") or [request.url])[0],
+                                    transient=True)
             return
         self.fetched_urls.add(request.url)
         if request.meta.get("seed"):
