@@ -287,6 +287,7 @@ def test_no_back_off_retries_for_a_robots_txt_or_a_wait_over_the_cap():
     slot = downloader.slots["busy.test"] = Slot(4, 0.0, 0.0)
     robots = _answer(throttle, "busy.test", 503, path="/robots.txt")
     assert "max_retry_times" not in robots.meta and throttle.backoffs["busy.test"] == 1.0
+    assert slot.delay == 1.0                                  # the host is backed off all the same
     other = downloader.slots["other.test"] = Slot(4, 0.0, 0.0)
     before = time.monotonic()
     page = _answer(throttle, "other.test", 429, **{"Retry-After": "3600"})
