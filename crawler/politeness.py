@@ -42,6 +42,7 @@ from scrapy.http import Response
 from scrapy.utils.httpobj import urlparse_cached
 
 from .middlewares import _CrawlerMiddleware, is_robots_request
+from .revisit import hours_setting
 
 log = logging.getLogger(__name__)
 
@@ -101,20 +102,32 @@ def _robots_host(request: Request) -> str:
 
 
 def slot_full(downloader, request: Request, backed_off: Container[str] = ()) -> bool:
-    """The downloader slot ``request`` would go to already holds as many requests (queued or
-    in transfer) as it may download at once, or, for a slot in ``backed_off``
-    (:attr:`PoliteThrottle.backoffs`), one request waiting: each request waiting in a slow
-    slot holds one of the crawl's ``CONCURRENT_REQUESTS``."""
-    slots = downloader.slots
-    if not slots:
-        return False
+    """The downloader slot ``request`` would go to already holds as many requests as it may
+    download at once, or, for a slot in ``backed_off`` (:attr:`PoliteThrottle.backoffs`), one
+    request waiting: each request waiting for a slow slot holds one of the crawl's
+    ``CONCURRENT_REQUESTS``.  Counted over the downloader's ``active`` requests, which include
+    those still in its middlewares: a request reaches its slot an event-loop turn after the
+    scheduler hands it over, so the slot alone would let a burst of pops through."""
     key = downloader.get_slot_key(request)
-    slot = slots.get(key)
-    if slot is None:
+    slot = downloader.slots.get(key)
+    active = getattr(downloader, "active", None)
+    if active is None:
+        if slot is None:
+            return False
+        mine = len(slot.active)
+    else:
+        mine = sum(1 for other in active if downloader.get_slot_key(other) == key)
+    if not mine:
         return False
     if key in backed_off:
-        return len(slot.active) - len(slot.transferring) >= 1
-    return len(slot.active) >= max(1, slot.concurrency)
+        return mine - (len(slot.transferring) if slot is not None else 0) >= 1
+    if slot is not None:
+        concurrency = slot.concurrency
+    else:
+        entry = downloader.per_slot_settings.get(key) or {}
+        concurrency = entry.get("concurrency") or downloader.ip_concurrency \
+            or downloader.domain_concurrency
+    return mine >= max(1, concurrency)
 
 
 class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
@@ -237,11 +250,11 @@ class PoliteThrottle(AutoThrottle):
         self.backoff_retries = settings.getint("BACKOFF_RETRY_TIMES", BACKOFF_RETRY_TIMES)
         # a page whose server asks for longer than the cap waits for a later run only when
         # later runs fetch failed pages again (RETRY_FAILED_AFTER)
-        self.retry_later = bool(settings.getfloat("RETRY_FAILED_AFTER", 0.0) > 0)
+        self.retry_later = hours_setting(settings.get("RETRY_FAILED_AFTER"),
+                                         "RETRY_FAILED_AFTER") > 0
         if not self.adaptive and not self.backoff_codes:
             raise NotConfigured
         self.backoffs: dict[str, float] = {}      # slot key -> back-off delay, seconds
-        crawler.host_backoffs = self.backoffs     # read by the frontier (slot_full)
         self._since: dict[str, float] = {}        # slot key -> monotonic start of back-off
         self._key: str | None = None
         if self.adaptive:
@@ -252,6 +265,7 @@ class PoliteThrottle(AutoThrottle):
             crawler.signals.connect(self._response_downloaded,
                                     signal=signals.response_downloaded)
         self.mindelay = settings.getfloat("DOWNLOAD_DELAY")
+        crawler.host_backoffs = self.backoffs     # read by the frontier (slot_full)
 
     def floor(self, key: str, backoff: bool = True) -> float:
         """The least delay of slot ``key``: ``DOWNLOAD_DELAY``, its ``DOWNLOAD_SLOTS`` (or
@@ -308,7 +322,8 @@ class PoliteThrottle(AutoThrottle):
         # concurrency, and an unavailable robots.txt disallows the host anyway), nor, when
         # RETRY_FAILED_AFTER lets a later run fetch it, a page whose server asks for longer
         # than BACKOFF_MAX_DELAY
-        if asked is not None and asked > self.backoff_max and self.retry_later:
+        if asked is not None and asked > self.backoff_max and self.retry_later \
+                and request.meta.get("listing") not in ("sitemap", "feed"):
             request.meta["dont_retry"] = True
             log.info("%s asks to wait %g s (Retry-After), more than BACKOFF_MAX_DELAY=%g: "
                      "%s not retried in this run", key, asked, self.backoff_max, request.url)

@@ -125,11 +125,6 @@ class FailedFetches:
         was listed."""
         return self.pages.pop(url, None) is not None
 
-    def give_up(self, url: str) -> None:
-        """Off the list without an answer."""
-        self.pages.pop(url, None)
-        self._given_up.add(url)
-
     def due(self, now: float, after: float) -> list[tuple[str, float]]:
         """``(url, score)`` of the pages whose last failure is at least ``after`` seconds old
         (``after`` 0: never), the best-scored first."""
@@ -147,10 +142,12 @@ class FailedFetches:
                                         for u, (n, t, s) in self.pages.items()]}
 
     def load(self, data: dict[str, Any]) -> None:
-        """Read :meth:`to_dict`'s output (``ValueError`` on another shape)."""
+        """Read :meth:`to_dict`'s output in place of what the list held (``ValueError`` on
+        another shape)."""
         try:
             rows = [(str(u), int(n), float(t), float(s)) for u, n, t, s in data["pages"]]
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"not a failed-fetch list ({err})") from err
-        for url, runs, when, score in rows:
-            self.pages[url] = (runs, when, score)
+        self.pages = {url: (runs, when, score) for url, runs, when, score in rows}
+        self._counted.clear()
+        self._given_up.clear()

@@ -639,7 +639,7 @@ def test_failed_fetches_count_runs_order_by_score_and_stay_bounded():
     for i in range(3, 6):
         failed.failed(f"http://a.test/{i}", 130.0 + i, 0.1)
     assert list(failed.pages) == ["http://a.test/3", "http://a.test/4", "http://a.test/5"]
-    failed.give_up("http://a.test/4")
+    assert failed.answered("http://a.test/4")
     again = FailedFetches(max_runs=3)
     again.load(json.loads(json.dumps(failed.to_dict())))
     assert again.pages == {"http://a.test/3": (1, 133.0, 0.1), "http://a.test/5": (1, 135.0, 0.1)}

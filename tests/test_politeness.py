@@ -310,6 +310,29 @@ def test_no_back_off_retries_for_a_robots_txt_or_a_wait_over_the_cap():
     assert not slot_full(downloader, Request("http://fresh.test/next"), backed_off)
 
 
+def test_slot_full_counts_requests_not_yet_in_their_slot():
+    """Scrapy's downloader adds a request to ``active`` when the scheduler hands it over and to
+    its slot an event-loop turn later (after the downloader middlewares): the frontier's pops
+    in one burst must see the earlier ones."""
+    downloader = SimpleNamespace(slots={}, active=set(), per_slot_settings={},
+                                 ip_concurrency=0, domain_concurrency=4,
+                                 get_slot_key=lambda r: urlparse_cached(r).hostname)
+    request = Request("http://a.test/next")
+    for i in range(3):
+        downloader.active.add(Request(f"http://a.test/{i}"))
+    downloader.active.add(Request("http://b.test/0"))
+    assert not slot_full(downloader, request)                   # 3 of 4, no slot yet
+    assert slot_full(downloader, request, backed_off={"a.test"})
+    downloader.active.add(Request("http://a.test/3"))
+    assert slot_full(downloader, request)                       # 4 of 4
+    downloader.per_slot_settings["a.test"] = {"concurrency": 8}  # DOWNLOAD_SLOTS
+    assert not slot_full(downloader, request)
+    slot = downloader.slots["a.test"] = Slot(8, 0.0, 0.0)       # in transfer: not waiting
+    slot.transferring.update(r for r in downloader.active if r.url.startswith("http://a."))
+    assert not slot_full(downloader, request, backed_off={"a.test"})
+    assert not slot_full(downloader, Request("http://c.test/"), backed_off={"c.test"})
+
+
 def test_a_wait_over_the_cap_is_retried_when_no_later_run_would():
     crawler, throttle = _throttle(PoliteThrottle, AUTOTHROTTLE_ENABLED=False)   # default
     crawler.engine.downloader.slots["other.test"] = Slot(4, 0.0, 0.0)

@@ -437,11 +437,12 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         if failure.check(IgnoreRequest):
             self.crawler.stats.inc_value("fetch/ignored")
             if request.meta.get("retry_failed") and not failure.check(AlreadyFetched):
-                # refused by the crawl's rules (scope, host cap, robots.txt) this time: one
-                # more failed run (the robots.txt path has counted it already)
+                # before its download, refused by the crawl's rules (scope, host cap,
+                # robots.txt): one more failed run (the robots.txt path has counted it
+                # already); after it (too many redirects, too large): answered
                 self._fetch_outcome(request.meta,
                                     (request.meta.get("redirect_urls") or [request.url])[0],
-                                    transient=True)
+                                    transient=request.meta.get("log_seq") is None)
             return
         self.fetched_urls.add(request.url)
         if request.meta.get("seed"):
