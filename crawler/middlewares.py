@@ -32,9 +32,14 @@ def is_robots_request(request: Request) -> bool:
     return bool(request.meta.get("dont_obey_robotstxt")) and request.url.endswith("/robots.txt")
 
 
+def scheduled_url(request: Request) -> str:
+    """The URL ``request`` was scheduled with, before any redirect."""
+    return (request.meta.get("redirect_urls") or [request.url])[0]
+
+
 def _entry(request: Request, **fields) -> dict:
     meta = request.meta
-    scheduled = (meta.get("redirect_urls") or [request.url])[0]
+    scheduled = scheduled_url(request)
     entry = {"url": scheduled, "final_url": request.url, "status": None,
              "depth": meta.get("depth", 0), "parent": meta.get("parent"),
              "score": meta.get("link_score"), "components": meta.get("link_components"),

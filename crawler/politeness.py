@@ -41,7 +41,7 @@ from scrapy.extensions.throttle import AutoThrottle
 from scrapy.http import Response
 from scrapy.utils.httpobj import urlparse_cached
 
-from .middlewares import _CrawlerMiddleware, is_robots_request
+from .middlewares import _CrawlerMiddleware, is_robots_request, scheduled_url
 from .revisit import hours_setting
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ def retry_after(value: bytes | str | None, now: float | None = None) -> float | 
 
 def _robots_host(request: Request) -> str:
     """The host a robots.txt request was made for (before any redirect)."""
-    return urlsplit((request.meta.get("redirect_urls") or [request.url])[0]).hostname or ""
+    return urlsplit(scheduled_url(request)).hostname or ""
 
 
 def slot_full(downloader, request: Request, backed_off: Container[str] = ()) -> bool:
@@ -209,8 +209,8 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
             state = getattr(self.crawler.spider, "crawl_state", None)
             meta = request.meta
             if state is not None and not meta.get("revisit") and not meta.get("listing"):
-                state.failures.failed((request.meta.get("redirect_urls") or [request.url])[0],
-                                      time.time(), float(request.meta.get("link_score") or 0))
+                state.failures.failed(scheduled_url(request), time.time(),
+                                      float(meta.get("link_score") or 0))
             self._drop_unfetched(request, "robotstxt/unavailable/requests_dropped",
                                  f"robots.txt answered HTTP {status}: {request.url}")
         delay = self.delays.get(host)

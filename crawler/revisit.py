@@ -116,8 +116,8 @@ class FailedFetches:
             self._given_up.add(url)
             return False
         self.pages[url] = (runs, when, score)     # most recent last
-        for old in list(self.pages)[:max(0, len(self.pages) - self.max_pages)]:
-            del self.pages[old]
+        while len(self.pages) > self.max_pages:   # the oldest failure goes
+            del self.pages[next(iter(self.pages))]
         return True
 
     def answered(self, url: str) -> bool:

@@ -76,10 +76,7 @@ class ListingsMixin:
         # the allowance goes to URLs the job does not know yet (a queued URL's links already
         # scored it higher than its bare URL would)
         left, queued = self.sitemaps.left(host), self.queued_priority
-        fresh = (u for u in urls if u not in self.fetched_urls and u not in queued)
-        if self._resumed_job():             # and not known to the job's earlier runs
-            known = self.crawler.priority_dupefilter.known
-            fresh = (u for u in fresh if not known(u))
+        fresh = (u for u in urls if u not in queued and not self._job_knows(u))
         links = [Link(url) for url in candidates(fresh, left)]
         if self.scope.active:
             links = self._in_scope(links)
@@ -93,10 +90,13 @@ class ListingsMixin:
         for request in requests:
             yield request
 
-    def _resumed_job(self) -> bool:
-        """The job's seen-URL filter started with URLs of earlier runs (``JOBDIR``)."""
+    def _job_knows(self, url: str) -> bool:
+        """``url`` was fetched in this run, or fetched or queued by an earlier run of the job
+        (``JOBDIR``: looked up in its seen-URL filter)."""
+        if url in self.fetched_urls:
+            return True
         df = getattr(self.crawler, "priority_dupefilter", None)
-        return df is not None and getattr(df, "resumed", False)
+        return df is not None and getattr(df, "resumed", False) and df.known(url)
 
     # ------------------------------------------------------------------ feeds
     def _feed_requests(self, item: PageItem, response) -> list[Request]:
@@ -111,8 +111,7 @@ class ListingsMixin:
             url = resolve(response.url, href)
             if url is None or (self.scope.active and self.scope.refusal(url)):
                 continue
-            if not again and (url in self.fetched_urls or self._resumed_job()
-                              and self.crawler.priority_dupefilter.known(url)):
+            if not again and self._job_knows(url):
                 continue
             if not self.feeds.take_file(host, url):
                 continue
@@ -122,7 +121,7 @@ class ListingsMixin:
         return requests
 
     def parse_feed(self, response):
-        """Queue a feed's entries as links of the seed page that announced it: title as the
+        """Queue a feed's entries as links of the page that announced it: title as the
         anchor, summary as the context, the page's relevance as the parent's, in content, no
         in-link (the page's own links already count)."""
         meta, stats, seq = response.meta, self.crawler.stats, response.meta.get("log_seq")

@@ -34,7 +34,7 @@ from ..frontier import UPGRADE_MARGIN
 from ..items import PageItem
 from ..link_scoring import SEED_PRIORITY, priority_of
 from ..links import canonical, crawlable, extract_links
-from ..middlewares import AlreadyFetched, is_html, now_iso
+from ..middlewares import AlreadyFetched, is_html, now_iso, scheduled_url
 from ..relevance.topic import CATEGORIES, load_topic
 from ..politeness import BACKOFF_HTTP_CODES
 from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, hours_setting
@@ -273,7 +273,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
     async def parse(self, response):
         meta = response.meta
         seq = meta.get("log_seq")
-        url = (meta.get("redirect_urls") or [response.request.url])[0]
+        url = scheduled_url(response.request)
         self.fetched_urls.add(url)
         self.fetched_urls.add(response.url)
         self._fetch_outcome(meta, url, transient=response.status in self.transient_statuses)
@@ -440,8 +440,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                 # before its download, refused by the crawl's rules (scope, host cap,
                 # robots.txt): one more failed run (the robots.txt path has counted it
                 # already); after it (too many redirects, too large): answered
-                self._fetch_outcome(request.meta,
-                                    (request.meta.get("redirect_urls") or [request.url])[0],
+                self._fetch_outcome(request.meta, scheduled_url(request),
                                     transient=request.meta.get("log_seq") is None)
             return
         self.fetched_urls.add(request.url)
@@ -449,8 +448,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             log.error("seed %s is unreachable: %s", request.url, failure.getErrorMessage())
             self.crawler.stats.inc_value("seeds/unreachable")
         if request.callback == self.parse:      # a page, not a sitemap or feed
-            self._fetch_outcome(request.meta,
-                                (request.meta.get("redirect_urls") or [request.url])[0],
+            self._fetch_outcome(request.meta, scheduled_url(request),
                                 transient=bool(failure.check(*self.transient_errors)))
         self._judged(request.meta, request.url, accepted=False)
 
