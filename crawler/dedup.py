@@ -5,6 +5,13 @@ Three levels: the canonical URL was already written; the exact main text was alr
 shingles, Chinese by character 5-grams, Jaccard >= ``threshold``; datasketch).  Printer copies,
 mirrors and session-id variants fall in the last two.
 
+Shingles miss short texts: one changed word in a 50-word page changes 5 of its 46 shingles, and
+the Jaccard falls to 0.8.  So a short text (at most :data:`PATTERN_MAX_UNITS` words or Chinese
+characters) is also a near-duplicate of a written one with the same words in the same order,
+ignoring case and punctuation, apart from at most :data:`PATTERN_MAX_CHANGED` words holding a
+digit (a view counter, a date, a time stamp), when such words are at most
+:data:`PATTERN_MAX_NUMBER_SHARE` of its words (a table of figures is not a copy of another one).
+
 Shingle hashing is vectorised: every word gets a stable 32-bit hash (``zlib.crc32`` of its UTF-8
 bytes, cached per word; a Chinese character its code point), a shingle's 32-bit hash mixes the
 hashes of its five units by position (numpy ``uint64`` arithmetic and the MurmurHash3 64-bit
@@ -28,6 +35,7 @@ import pickle
 import re
 import zlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from datasketch import MinHash, MinHashLSH
@@ -39,6 +47,13 @@ SHINGLE = 5
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _WORDS = re.compile(r"\w+")
+_DIGIT = re.compile(r"\d")
+# a Han character, or a run of other word characters (a word, a number)
+_PATTERN_UNITS = re.compile(r"[\u4e00-\u9fff]|[^\W\u4e00-\u9fff]+")
+
+PATTERN_MAX_UNITS = 400         # longer texts are the shingles' job
+PATTERN_MAX_CHANGED = 6         # differing words with a digit (e.g. a date and a time: 5)
+PATTERN_MAX_NUMBER_SHARE = 0.25
 
 _U32 = np.uint64(0xFFFFFFFF)
 _MERSENNE = np.uint64((1 << 61) - 1)
@@ -70,6 +85,30 @@ def shingles(text: str, n: int = SHINGLE) -> set[bytes]:
     if len(units) < n:
         return {" ".join(units).encode("utf-8")} if units else set()
     return {" ".join(units[i:i + n]).encode("utf-8") for i in range(len(units) - n + 1)}
+
+
+def text_pattern(text: str) -> tuple[bytes, tuple[str, ...]] | None:
+    """(key, numbers) of a short text: the SHA-1 of its units (lower-cased words; a Han
+    character is a unit, a number within Chinese text one more) with every unit holding a digit
+    replaced by one mark, and those units in order.  None for an empty text, a text of more
+    than :data:`PATTERN_MAX_UNITS` units, or one whose units with a digit are more than
+    :data:`PATTERN_MAX_NUMBER_SHARE` of them."""
+    if len(text) > 30 * PATTERN_MAX_UNITS:     # surely over the bound: no regex over it
+        return None
+    units = _PATTERN_UNITS.findall(text.lower())
+    if not units or len(units) > PATTERN_MAX_UNITS:
+        return None
+    numbers = tuple(u for u in units if _DIGIT.search(u))
+    if len(numbers) > PATTERN_MAX_NUMBER_SHARE * len(units):
+        return None
+    shape = "\x00".join("\x01" if _DIGIT.search(u) else u for u in units)
+    return hashlib.sha1(shape.encode("utf-8")).digest(), numbers
+
+
+def same_pattern(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two texts of one pattern key differ in at most :data:`PATTERN_MAX_CHANGED` of
+    their words holding a digit."""
+    return len(a) == len(b) and sum(x != y for x, y in zip(a, b)) <= PATTERN_MAX_CHANGED
 
 
 # ---------------------------------------------------------------------------- unit hashes
@@ -188,7 +227,10 @@ class DuplicateIndex:
         self.urls: dict[str, str] = {}      # canonical URL -> itself (written)
         self.hashes: dict[str, str] = {}    # text sha1 -> URL
         self.lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
+        # short texts: pattern key -> (URL, words holding a digit) of the first written
+        self.patterns: dict[bytes, tuple[str, tuple[str, ...]]] = {}
         self._last: tuple[str, str] | None = None   # (text, digest) of the last check
+        self._last_pattern: tuple[str, Any] | None = None
 
     def _digest(self, text: str) -> str:
         """:func:`text_sha1`, reusing the last one for the same string object (the pipeline
@@ -199,6 +241,15 @@ class DuplicateIndex:
         digest = text_sha1(text)
         self._last = (text, digest)
         return digest
+
+    def _pattern(self, text: str) -> tuple[bytes, tuple[str, ...]] | None:
+        """:func:`text_pattern`, reusing the last one for the same string object."""
+        last = self._last_pattern
+        if last is not None and last[0] is text:
+            return last[1]
+        pattern = text_pattern(text)
+        self._last_pattern = (text, pattern)
+        return pattern
 
     def _minhash(self, text: str) -> MinHash | None:
         return minhash_of(text, self.num_perm)
@@ -215,6 +266,11 @@ class DuplicateIndex:
             hits = self.lsh.query(m)
             if hits:
                 return "near", min(hits), m
+        pattern = self._pattern(text)
+        if pattern is not None:
+            seen = self.patterns.get(pattern[0])
+            if seen is not None and same_pattern(seen[1], pattern[1]):
+                return "near", seen[0], m
         return None, None, m
 
     def add(self, url: str, text: str, minhash: MinHash | None = None) -> str:
@@ -224,6 +280,9 @@ class DuplicateIndex:
         m = minhash if minhash is not None else self._minhash(text)
         if m is not None and url not in self.lsh:
             self.lsh.insert(url, m)
+        pattern = self._pattern(text)
+        if pattern is not None:
+            self.patterns.setdefault(pattern[0], (url, pattern[1]))
         return digest
 
     def save(self, path: str | Path) -> None:
@@ -232,7 +291,7 @@ class DuplicateIndex:
         with open(tmp, "wb") as handle:
             pickle.dump({"version": FORMAT_VERSION, "threshold": self.threshold,
                          "num_perm": self.num_perm, "urls": self.urls, "hashes": self.hashes,
-                         "lsh": self.lsh}, handle)
+                         "lsh": self.lsh, "patterns": self.patterns}, handle)
         tmp.replace(path)
 
     @classmethod
@@ -246,6 +305,7 @@ class DuplicateIndex:
         if version == FORMAT_VERSION:
             index = cls(data["threshold"], data["num_perm"])
             index.urls, index.hashes, index.lsh = data["urls"], data["hashes"], data["lsh"]
+            index.patterns = data.get("patterns", {})     # absent before 2026-11-25
             return index
         if version == 1:
             index = cls(data["threshold"], data["num_perm"])

@@ -345,3 +345,57 @@ def test_unknown_index_version_gives_a_fresh_index(tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="crawler.dedup"):
         index = DuplicateIndex.load(tmp_path / "dedup.pickle")
     assert "version 99" in caplog.text and index.urls == {}
+
+
+NOTICE = ("The library on Mill Street closes at 5 pm on 24 December 2026 and opens again on "
+          "2 January. Returned books can be left in the box by the door. Updated 09:14, "
+          "viewed 1,203 times.")
+
+
+def test_short_copy_differing_by_numbers_is_a_near_duplicate():
+    index = DuplicateIndex()
+    index.add("http://a/notice", NOTICE)
+    copy = NOTICE.replace("09:14", "17:52").replace("1,203", "1,377")
+    # the shingles alone miss it: 4 changed words in a 40-word text
+    assert index._minhash(NOTICE).jaccard(index._minhash(copy)) < index.threshold
+    assert index.check("http://a/notice?s=7", copy)[:2] == ("near", "http://a/notice")
+    assert index.check("http://b/notice", NOTICE.upper().replace(".", ";"))[:2] == \
+        ("near", "http://a/notice")                  # case and punctuation ignored
+    # a word that is not a number: another notice
+    assert index.check("http://a/other", NOTICE.replace("Mill", "Bridge"))[:2] == (None, None)
+    # more than PATTERN_MAX_CHANGED changed numbers: another notice
+    other_days = (NOTICE.replace("5 pm", "4 pm").replace("24 December 2026", "30 June 2027")
+                  .replace("2 January", "4 July").replace("09:14", "10:20"))
+    assert index.check("http://a/summer", other_days)[:2] == (None, None)
+
+
+def test_tables_of_figures_and_long_texts_are_left_to_the_shingles():
+    from crawler.dedup import PATTERN_MAX_UNITS, text_pattern
+
+    table = " ".join(f"Station {i} rain {i * 7 % 13} mm wind {i * 5 % 11} km" for i in range(8))
+    other = " ".join(f"Station {i} rain {i * 3 % 13} mm wind {i * 2 % 11} km" for i in range(8))
+    assert text_pattern(table) is None           # digits in over a quarter of the words
+    index = DuplicateIndex()
+    index.add("http://w/monday", table)
+    assert index.check("http://w/tuesday", other)[:2] == (None, None)
+    long_text = " ".join(["word"] * (PATTERN_MAX_UNITS + 1))
+    assert text_pattern(long_text) is None and text_pattern("") is None
+    zh = "图书馆将于2026年12月24日下午5点闭馆，1月2日重新开放。还书请放在门口的还书箱里。"
+    index.add("http://zh/a", zh)
+    assert index.check("http://zh/b", zh.replace("24", "23"))[:2] == ("near", "http://zh/a")
+
+
+def test_patterns_survive_a_restart_and_an_older_index_loads_without_them(tmp_path):
+    index = DuplicateIndex()
+    index.add("http://a/notice", NOTICE)
+    index.save(tmp_path / "dedup.pickle")
+    again = DuplicateIndex.load(tmp_path / "dedup.pickle")
+    assert again.check("http://x/notice", NOTICE.replace("1,203", "1,290"))[:2] == \
+        ("near", "http://a/notice")
+    with open(tmp_path / "dedup.pickle", "rb") as fh:
+        data = pickle.load(fh)
+    del data["patterns"]                         # written before patterns were kept
+    with open(tmp_path / "old.pickle", "wb") as fh:
+        pickle.dump(data, fh)
+    old = DuplicateIndex.load(tmp_path / "old.pickle")
+    assert old.patterns == {} and old.check("http://a/notice", "x")[0] == "url"
