@@ -1,0 +1,473 @@
+"""Draft a topic file from example pages ([ours]; not in ALGORITHMS.md).
+
+    python -m crawler.topic_draft --name NAME --positive SRC [SRC ...] --negative SRC [SRC ...]
+        [-o TOPIC.toml] [--terms 60] [--subjects 20] [--folds 5]
+
+ACHE's users train its page classifier from positive and negative example pages; S2 reads a
+topic file instead, and writing one well is the hard part of a new topic (on the test web the
+best threshold ranges from 0.11 to 0.26 across eight hand-written files).  This writes a first
+draft from examples, for a person to review:
+
+- Each example is parsed once and its main text extracted (``auto``); the title and main text
+  are cut into units by the relevance tokeniser (:func:`crawler.relevance.tokenize.units`).
+- Candidates are words and pairs of adjacent words (no stop word between), by their token keys
+  (so "computers" and "computer" are one candidate), shown in their most frequent written form.
+- A candidate's weight is ``p * log((p + e) / (n + e))``: ``p`` and ``n`` the shares of positive
+  and negative examples holding it, ``e = 1 / (negatives + 1)``.  A candidate must be on at
+  least two positive examples and at least ``MIN_SHARE`` of them, and at least twice as common
+  among positives as among negatives.
+- Candidates written with a capital in at least ``CAPITAL_SHARE`` of their occurrences are
+  names (occurrences in titles, or first in a sentence or clause, do not count): the best go to ``subjects``, the rest to ``terms``.  ``judgments`` and ``synonyms``
+  are left to the reviewer.
+- With enough examples (``--folds`` >= 2 and at least that many of each kind), the threshold
+  is chosen by cross-validation: the draft is made again without each fold, and the fold's
+  pages are scored by the relevance model with that draft.  Rule ``recall`` (default): the
+  threshold keeps ``RECALL`` (0.75) of the positive examples' out-of-fold scores.  Rule
+  ``f1``: the best F1 over all out-of-fold scores.  The negatives a user gives are mostly far
+  from the topic, while a focused crawl meets its neighbours, which score higher: on the test
+  web's eight topics the ``f1`` rule's threshold was 0.05 from the best one on the crawl's
+  pages on average, the ``recall`` rule's 0.03 (README).  The out-of-fold precision and recall
+  are written in a comment.  Without enough examples the file sets no threshold (the crawl's
+  default and automatic threshold apply).
+
+Sources (``SRC``): an ``http(s)`` URL (fetched with ``urllib``, which honours ``http_proxy``), an
+HTML file, a directory (its ``*.htm`` / ``*.html`` files, sorted), or ``@FILE`` (one source per
+line).  An example that cannot be read or has no text is reported and skipped.
+
+Chinese examples: building a topic adds its Chinese terms to the shared segmenter's
+dictionary (:func:`crawler.relevance.tokenize.term_tokens`), as a crawl with the draft will, so
+a second draft in the same process may segment Chinese pages a little differently.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+import tomllib
+import urllib.request
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from extraction import ParseError, extract_document, parse
+
+from .relevance import DocumentFrequencies, RelevanceModel
+from .relevance.tokenize import has_han, tokenize
+from .relevance.tokenize import units as text_units
+from .relevance.topic import Topic, topic_from_dict
+
+RECALL = 0.75          # of the positive examples the ``recall`` threshold rule keeps
+MIN_SHARE = 0.1         # of the positive examples a candidate must be on
+CAPITAL_SHARE = 0.8     # of its occurrences written with a capital: a name (subjects)
+MAX_EXAMPLE_BYTES = 10_000_000
+_BREAKS = re.compile(r"[\n.,;:!?()\[\]{}\"“”/|·•–—。，；：！？、（）《》「」]+")
+USER_AGENT = "focused-crawler-topic-draft/1 (+https://github.com/)"
+
+
+class DraftError(ValueError):
+    """Nothing to draft from (no readable positive or negative example)."""
+
+
+@dataclass
+class Example:
+    """One example page, parsed once: its source, ``doc``, ``title`` and ``main`` text."""
+
+    source: str
+    doc: object
+    title: str
+    main: str
+    language: str | None
+
+
+@dataclass
+class Candidate:
+    """A drafted term: ``key`` (token keys), ``surface`` (most frequent written form), the
+    shares ``p`` / ``n`` of positive / negative examples holding it, and its ``weight``."""
+
+    key: tuple[str, ...]
+    surface: str
+    p: float
+    n: float
+    weight: float
+    capital: float = 0.0
+
+
+@dataclass
+class Draft:
+    topic: dict
+    subjects: list[Candidate] = field(default_factory=list)
+    terms: list[Candidate] = field(default_factory=list)
+    threshold: float | None = None
+    cv: tuple[float, float, float] | None = None      # precision, recall, F1 at the threshold
+    counts: tuple[int, int] = (0, 0)                   # positive, negative examples
+    scores: tuple[list[float], list[float]] = ((), ())  # out-of-fold, positive / negative
+    rule: str = ""
+
+
+# ---------------------------------------------------------------------------- examples
+def example_from_html(html: bytes | str, source: str, url: str | None = None) -> Example | str:
+    """The example of one page, or the reason it has none (never raises on bad input)."""
+    try:
+        doc = parse(html, url)
+    except ParseError as err:
+        return f"not parsed: {err}"
+    result = extract_document(doc, method="auto")
+    if not result.text.strip():
+        return f"no main text ({result.reason or 'empty'})"
+    return Example(source, doc, (result.title or "").strip(), result.text, result.language)
+
+
+def expand_sources(specs: Iterable[str]) -> list[str]:
+    """URLs and file paths of the sources: ``@FILE`` lists and directories expanded."""
+    out: list[str] = []
+    for spec in specs:
+        spec = spec.strip()
+        if not spec or spec.startswith("#"):
+            continue
+        if spec.startswith("@"):
+            lines = Path(spec[1:]).read_text(encoding="utf-8").splitlines()
+            out.extend(expand_sources(lines))
+        elif spec.startswith(("http://", "https://")):
+            out.append(spec)
+        elif Path(spec).is_dir():
+            out.extend(str(p) for p in sorted(Path(spec).iterdir())
+                       if p.suffix.lower() in (".htm", ".html") and p.is_file())
+        else:
+            out.append(spec)
+    return out
+
+
+def read_source(source: str, timeout: float = 20.0) -> tuple[bytes, str | None]:
+    """(body, url) of a URL or a file; raises ``OSError`` (``urllib.error.URLError`` included)
+    when it cannot be read."""
+    if source.startswith(("http://", "https://")):
+        request = urllib.request.Request(source, headers={"User-Agent": USER_AGENT})
+        opener = urllib.request.build_opener()      # proxies read from the environment now
+        with opener.open(request, timeout=timeout) as response:
+            return response.read(MAX_EXAMPLE_BYTES), response.geturl()
+    with open(source, "rb") as handle:
+        return handle.read(MAX_EXAMPLE_BYTES), None
+
+
+def load_examples(specs: Iterable[str], warn=print) -> list[Example]:
+    """The readable examples of ``specs``; each one skipped is reported through ``warn``."""
+    examples = []
+    for source in expand_sources(specs):
+        try:
+            body, url = read_source(source)
+        except (OSError, ValueError) as err:
+            warn(f"skipped {source}: cannot read it ({err})")
+            continue
+        example = example_from_html(body, source, url)
+        if isinstance(example, str):
+            warn(f"skipped {source}: {example}")
+        else:
+            examples.append(example)
+    return examples
+
+
+# ---------------------------------------------------------------------------- candidates
+def _unit_key(unit: str) -> tuple[str, ...]:
+    return tuple(tokenize(unit, segment_han=False))
+
+
+@dataclass
+class Seen:
+    """A candidate's occurrences on one page: its written ``forms`` and, among the occurrences
+    whose case tells (not in the title, not starting a sentence or clause), how many were
+    ``cased`` and how many of those ``capital`` (every word capitalised)."""
+
+    forms: Counter = field(default_factory=Counter)
+    cased: int = 0
+    capital: int = 0
+
+
+def page_candidates(main: str, language: str | None = None, title: str = ""
+                    ) -> dict[tuple[str, ...], Seen]:
+    """Key -> :class:`Seen` of the words and adjacent word pairs of a page's ``title`` and
+    ``main`` text.  A pair is two word units in a row that each give one key: a stop word, a
+    number or a hyphenated word between breaks it, and so does punctuation or a line break."""
+    found: dict[tuple[str, ...], Seen] = {}
+    segment_han = language == "zh" or (language is None and has_han(main))
+    for text, cased in ((title, False), (main, True)):
+        for stretch in _BREAKS.split(text):
+            _stretch_candidates(text_units(stretch, segment_han), found, cased)
+    return found
+
+
+def _stretch_candidates(seq: list[str], found: dict[tuple[str, ...], Seen],
+                        cased: bool) -> None:
+    prev_key: tuple[str, ...] = ()
+    prev_unit = ""
+    for i, unit in enumerate(seq):
+        key = _unit_key(unit)
+        if len(key) != 1 or not any(c.isalpha() for c in unit):
+            prev_key, prev_unit = (), ""
+            continue
+        upper = unit[:1].isupper()
+        seen = found.get(key) or found.setdefault(key, Seen())
+        seen.forms[unit] += 1
+        if cased and i > 0:             # a stretch's first word is capitalised anyway
+            seen.cased += 1
+            seen.capital += upper
+        if prev_key:
+            sep = "" if has_han(unit) and has_han(prev_unit) else " "
+            pair = found.get(prev_key + key) or found.setdefault(prev_key + key, Seen())
+            pair.forms[prev_unit + sep + unit] += 1
+            if cased:                   # the first word's case tells only inside a stretch
+                pair.cased += 1
+                pair.capital += upper and (i - 1 == 0 or prev_unit[:1].isupper())
+        prev_key, prev_unit = key, unit
+
+
+def rank_candidates(positives: Sequence[dict], negatives: Sequence[dict],
+                    min_share: float = MIN_SHARE) -> list[Candidate]:
+    """Candidates of the positive pages' :func:`page_candidates`, best first (the module
+    docstring gives the weight and the conditions)."""
+    n_pos, n_neg = len(positives), len(negatives)
+    if not n_pos:
+        return []
+    pos_df: Counter = Counter()
+    total: dict[tuple[str, ...], Seen] = {}
+    for page in positives:
+        pos_df.update(page.keys())
+        for key, seen in page.items():
+            acc = total.get(key) or total.setdefault(key, Seen())
+            acc.forms.update(seen.forms)
+            acc.cased += seen.cased
+            acc.capital += seen.capital
+    neg_df: Counter = Counter()
+    for page in negatives:
+        neg_df.update(k for k in page if k in pos_df)
+    e = 1.0 / (n_neg + 1)
+    out = []
+    for key, df in pos_df.items():
+        p, n = df / n_pos, (neg_df[key] / n_neg if n_neg else 0.0)
+        if df < 2 or p < min_share or p < 2 * n:
+            continue
+        seen = total[key]
+        capital = seen.capital / seen.cased if seen.cased else 0.0
+        surface = seen.forms.most_common(1)[0][0]
+        if capital < CAPITAL_SHARE:
+            surface = surface.lower()
+        out.append(Candidate(key, surface, p, n, p * math.log((p + e) / (n + e)), capital))
+    out.sort(key=lambda c: (-c.weight, c.surface))
+    return out
+
+
+def select(ranked: Sequence[Candidate], n_terms: int, n_subjects: int
+           ) -> tuple[list[Candidate], list[Candidate]]:
+    """(subjects, terms): the best names and the best other candidates.  A word that a pair
+    holding it matches on as many examples ("Helen" of "Helen Marsh") adds nothing: skipped."""
+    in_pairs: dict[str, float] = {}
+    for cand in ranked:
+        if len(cand.key) > 1:
+            for k in cand.key:
+                in_pairs[k] = max(in_pairs.get(k, 0.0), cand.p)
+    subjects: list[Candidate] = []
+    terms: list[Candidate] = []
+    for cand in ranked:
+        if len(cand.key) == 1 and in_pairs.get(cand.key[0], -1.0) >= cand.p:
+            continue
+        bucket, limit = ((subjects, n_subjects) if cand.capital >= CAPITAL_SHARE
+                         else (terms, n_terms))
+        if len(bucket) < limit:
+            bucket.append(cand)
+        if len(subjects) >= n_subjects and len(terms) >= n_terms:
+            break
+    return subjects, terms
+
+
+def topic_dict(name: str, subjects: Sequence[Candidate], terms: Sequence[Candidate],
+               threshold: float | None = None, description: str = "") -> dict:
+    data: dict = {"name": name}
+    if description:
+        data["description"] = description
+    if threshold is not None:
+        data["threshold"] = math.floor(threshold * 1000) / 1000    # never above a kept score
+    data["features"] = {"subjects": [c.surface for c in subjects],
+                        "terms": [c.surface for c in terms], "judgments": []}
+    return data
+
+
+# ---------------------------------------------------------------------------- threshold
+def score_examples(topic: Topic, examples: Sequence[Example], background: Sequence[Example]
+                   ) -> list[float]:
+    """Relevance of each of ``examples`` under ``topic``, IDF gathered over ``background``."""
+    model = RelevanceModel(topic, DocumentFrequencies())
+    for ex in background:
+        model.stats.add(model.analyse(ex.doc, ex.main).terms)
+    return [model.score_page(model.analyse(ex.doc, ex.main)).score for ex in examples]
+
+
+def best_threshold(pos_scores: Sequence[float], neg_scores: Sequence[float]
+                   ) -> tuple[float, tuple[float, float, float]]:
+    """The threshold with the best F1 of ``score >= threshold`` (midway between the two
+    scores it falls between; ties: the lower), and (precision, recall, F1) there."""
+    scored = sorted([(s, 1) for s in pos_scores] + [(s, 0) for s in neg_scores], reverse=True)
+    n_pos = len(pos_scores)
+    best = (-1.0, 0.0, (0.0, 0.0, 0.0))
+    tp = fp = 0
+    for i, (s, label) in enumerate(scored):
+        tp += label
+        fp += 1 - label
+        if i + 1 < len(scored) and scored[i + 1][0] == s:
+            continue            # a threshold cannot split equal scores
+        precision, recall = tp / (tp + fp), tp / n_pos if n_pos else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        below = scored[i + 1][0] if i + 1 < len(scored) else 0.0
+        if f1 >= best[0]:
+            best = (f1, (s + below) / 2, (precision, recall, f1))
+    return best[1], best[2]
+
+
+def recall_threshold(pos_scores: Sequence[float], neg_scores: Sequence[float],
+                     recall: float = RECALL) -> tuple[float, tuple[float, float, float]]:
+    """The threshold that keeps ``recall`` of ``pos_scores`` (the score of the positive at that
+    rank, so ties keep more), and (precision, recall, F1) there."""
+    ranked = sorted(pos_scores, reverse=True)
+    threshold = ranked[max(0, math.ceil(recall * len(ranked)) - 1)]
+    tp = sum(s >= threshold for s in pos_scores)
+    fp = sum(s >= threshold for s in neg_scores)
+    precision, rec = tp / (tp + fp), tp / len(pos_scores)
+    return threshold, (precision, rec, 2 * precision * rec / (precision + rec))
+
+
+THRESHOLD_RULES = {"recall": recall_threshold, "f1": best_threshold}
+
+
+def _folds(n: int, k: int) -> list[list[int]]:
+    return [list(range(i, n, k)) for i in range(k)]
+
+
+def draft(name: str, positives: Sequence[Example], negatives: Sequence[Example], *,
+          n_terms: int = 60, n_subjects: int = 20, folds: int = 5,
+          threshold_rule: str = "recall", description: str = "") -> Draft:
+    """The draft topic of the examples (see the module docstring)."""
+    if not positives:
+        raise DraftError("no readable positive example")
+    if not negatives:
+        raise DraftError("no readable negative example (give pages like the ones the crawl "
+                         "should leave out: other sections of the same sites work best)")
+    pos = [page_candidates(ex.main, ex.language, ex.title) for ex in positives]
+    neg = [page_candidates(ex.main, ex.language, ex.title) for ex in negatives]
+    subjects, terms = select(rank_candidates(pos, neg), n_terms, n_subjects)
+    out = Draft({}, subjects, terms, counts=(len(positives), len(negatives)))
+    if not subjects and not terms:
+        raise DraftError("no term is at least twice as common on the positive examples as on "
+                         "the negative ones")
+    if folds >= 2 and len(positives) >= folds and len(negatives) >= folds:
+        pos_scores: list[float] = []
+        neg_scores: list[float] = []
+        for hold_p, hold_n in zip(_folds(len(positives), folds), _folds(len(negatives), folds)):
+            keep_p = [page for i, page in enumerate(pos) if i % folds != hold_p[0]]
+            keep_n = [page for i, page in enumerate(neg) if i % folds != hold_n[0]]
+            s, t = select(rank_candidates(keep_p, keep_n), n_terms, n_subjects)
+            if not s and not t:
+                pos_scores += [0.0] * len(hold_p)
+                neg_scores += [0.0] * len(hold_n)
+                continue
+            topic = topic_from_dict(topic_dict(name, s, t), f"<fold of {name}>")
+            held = [positives[i] for i in hold_p] + [negatives[i] for i in hold_n]
+            scores = score_examples(topic, held, list(positives) + list(negatives))
+            pos_scores += scores[:len(hold_p)]
+            neg_scores += scores[len(hold_p):]
+        out.scores, out.rule = (pos_scores, neg_scores), threshold_rule
+        out.threshold, out.cv = THRESHOLD_RULES[threshold_rule](pos_scores, neg_scores)
+    out.topic = topic_dict(name, subjects, terms, out.threshold, description)
+    topic_from_dict(out.topic, f"<draft of {name}>")     # a draft always loads
+    return out
+
+
+# ---------------------------------------------------------------------------- TOML
+def _toml_list(items: Sequence[str], indent: str = "  ", width: int = 96) -> str:
+    if not items:
+        return "[]"
+    lines, line = [], indent
+    for item in items:
+        quoted = json.dumps(item, ensure_ascii=False) + ","
+        if len(line) + len(quoted) + 1 > width and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += quoted + " "
+    lines.append(line.rstrip())
+    return "[\n" + "\n".join(lines) + "\n]"
+
+
+def to_toml(d: Draft) -> str:
+    """The draft as a commented topic file (TOML)."""
+    t = d.topic
+    head = [f"# Topic {t['name']!r}: drafted by `python -m crawler.topic_draft` from "
+            f"{d.counts[0]} positive and {d.counts[1]} negative example pages.",
+            "# Review it: drop terms that are accidents of the examples (site names, dates,",
+            "# template words), add the words that mark valuable pages to `judgments` and",
+            "# variants to [synonyms]."]
+    if d.cv is not None:
+        head.append(f"# threshold ({d.rule} rule), on the {d.counts[0] + d.counts[1]} examples "
+                    f"scored out of fold: precision {d.cv[0]:.2f}, recall {d.cv[1]:.2f}, F1 "
+                    f"{d.cv[2]:.2f}.")
+    else:
+        head.append("# No threshold: too few examples to choose one (the crawl's default and "
+                    "automatic threshold apply).")
+    out = head + ["", f"name = {json.dumps(t['name'], ensure_ascii=False)}"]
+    if t.get("description"):
+        out.append(f"description = {json.dumps(t['description'], ensure_ascii=False)}")
+    if "threshold" in t:
+        out.append(f"threshold = {t['threshold']}")
+    f = t["features"]
+    out += ["", "[features]",
+            f"subjects = {_toml_list(f['subjects'])}",
+            f"terms = {_toml_list(f['terms'])}",
+            f"judgments = {_toml_list(f['judgments'])}", ""]
+    text = "\n".join(out)
+    topic_from_dict(tomllib.loads(text), "<draft>")      # what is written loads back
+    return text
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m crawler.topic_draft", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--name", required=True, help="the topic's name")
+    ap.add_argument("--description", default="")
+    ap.add_argument("--positive", nargs="+", required=True, metavar="SRC",
+                    help="pages of the topic: URLs, HTML files, directories, @FILE lists")
+    ap.add_argument("--negative", nargs="+", required=True, metavar="SRC",
+                    help="pages the crawl should leave out (same forms)")
+    ap.add_argument("-o", "--output", type=Path, help="write here (default: standard output)")
+    ap.add_argument("--terms", type=int, default=60, help="at most this many terms (60)")
+    ap.add_argument("--subjects", type=int, default=20, help="at most this many subjects (20)")
+    ap.add_argument("--folds", type=int, default=5,
+                    help="cross-validation folds for the threshold (5; 0: no threshold)")
+    ap.add_argument("--threshold-rule", choices=sorted(THRESHOLD_RULES), default="recall",
+                    help="keep 75%% of the positive examples (recall, default) or the best F1 "
+                         "on the examples (f1)")
+    args = ap.parse_args(argv)
+
+    def warn(message: str) -> None:
+        print(message, file=sys.stderr)
+
+    positives = load_examples(args.positive, warn)
+    negatives = load_examples(args.negative, warn)
+    try:
+        d = draft(args.name, positives, negatives, n_terms=args.terms,
+                  n_subjects=args.subjects, folds=args.folds,
+                  threshold_rule=args.threshold_rule, description=args.description)
+    except DraftError as err:
+        print(f"topic_draft: {err}", file=sys.stderr)
+        return 2
+    text = to_toml(d)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}: {len(d.subjects)} subjects, {len(d.terms)} terms"
+              + (f", threshold {d.threshold:.3f}" if d.threshold is not None else ""),
+              file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
