@@ -8,8 +8,8 @@ mirrors and session-id variants fall in the last two.
 Shingles miss short texts: one changed word in a 50-word page changes 5 of its 46 shingles, and
 the Jaccard falls to 0.8.  So a short text (at most :data:`PATTERN_MAX_UNITS` words or Chinese
 characters) is also a near-duplicate of a written one with the same words in the same order,
-ignoring case and punctuation, apart from at most :data:`PATTERN_MAX_CHANGED` words holding a
-digit (a view counter, a date, a time stamp), when such words are at most
+ignoring case and punctuation, apart from at most :data:`PATTERN_MAX_CHANGED` numbers (a view
+counter, a date, a time stamp; ``X100`` is a word, not a number), when numbers are at most
 :data:`PATTERN_MAX_NUMBER_SHARE` of its words (a table of figures is not a copy of another one).
 
 Shingle hashing is vectorised: every word gets a stable 32-bit hash (``zlib.crc32`` of its UTF-8
@@ -47,13 +47,13 @@ SHINGLE = 5
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _WORDS = re.compile(r"\w+")
-_DIGIT = re.compile(r"\d")
 # a Han character, or a run of other word characters (a word, a number)
 _PATTERN_UNITS = re.compile(r"[\u4e00-\u9fff]|[^\W\u4e00-\u9fff]+")
 
 PATTERN_MAX_UNITS = 400         # longer texts are the shingles' job
-PATTERN_MAX_CHANGED = 6         # differing words with a digit (e.g. a date and a time: 5)
+PATTERN_MAX_CHANGED = 6         # differing numbers (e.g. a date and a time: 5)
 PATTERN_MAX_NUMBER_SHARE = 0.25
+PATTERN_KEEP = 8                # written texts kept per pattern key
 
 _U32 = np.uint64(0xFFFFFFFF)
 _MERSENNE = np.uint64((1 << 61) - 1)
@@ -89,25 +89,26 @@ def shingles(text: str, n: int = SHINGLE) -> set[bytes]:
 
 def text_pattern(text: str) -> tuple[bytes, tuple[str, ...]] | None:
     """(key, numbers) of a short text: the SHA-1 of its units (lower-cased words; a Han
-    character is a unit, a number within Chinese text one more) with every unit holding a digit
-    replaced by one mark, and those units in order.  None for an empty text, a text of more
-    than :data:`PATTERN_MAX_UNITS` units, or one whose units with a digit are more than
-    :data:`PATTERN_MAX_NUMBER_SHARE` of them."""
+    character is a unit, a number within Chinese text one more) with every number (a unit of
+    digits only: ``X100`` or ``IPv6`` is a word) replaced by one mark, and the numbers in order.
+    None for an empty text, a text of more than :data:`PATTERN_MAX_UNITS` units (or over 30
+    characters a unit), or one whose numbers are more than :data:`PATTERN_MAX_NUMBER_SHARE` of
+    its units."""
     if len(text) > 30 * PATTERN_MAX_UNITS:     # surely over the bound: no regex over it
         return None
     units = _PATTERN_UNITS.findall(text.lower())
     if not units or len(units) > PATTERN_MAX_UNITS:
         return None
-    numbers = tuple(u for u in units if _DIGIT.search(u))
+    numbers = tuple(u for u in units if u.isdigit())
     if len(numbers) > PATTERN_MAX_NUMBER_SHARE * len(units):
         return None
-    shape = "\x00".join("\x01" if _DIGIT.search(u) else u for u in units)
+    shape = "\x00".join("\x01" if u.isdigit() else u for u in units)
     return hashlib.sha1(shape.encode("utf-8")).digest(), numbers
 
 
 def same_pattern(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Whether two texts of one pattern key differ in at most :data:`PATTERN_MAX_CHANGED` of
-    their words holding a digit."""
+    their numbers."""
     return len(a) == len(b) and sum(x != y for x, y in zip(a, b)) <= PATTERN_MAX_CHANGED
 
 
@@ -227,8 +228,8 @@ class DuplicateIndex:
         self.urls: dict[str, str] = {}      # canonical URL -> itself (written)
         self.hashes: dict[str, str] = {}    # text sha1 -> URL
         self.lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
-        # short texts: pattern key -> (URL, words holding a digit) of the first written
-        self.patterns: dict[bytes, tuple[str, tuple[str, ...]]] = {}
+        # short texts: pattern key -> [(URL, numbers)] of the first PATTERN_KEEP written
+        self.patterns: dict[bytes, list[tuple[str, tuple[str, ...]]]] = {}
         self._last: tuple[str, str] | None = None   # (text, digest) of the last check
         self._last_pattern: tuple[str, Any] | None = None
 
@@ -268,9 +269,9 @@ class DuplicateIndex:
                 return "near", min(hits), m
         pattern = self._pattern(text)
         if pattern is not None:
-            seen = self.patterns.get(pattern[0])
-            if seen is not None and same_pattern(seen[1], pattern[1]):
-                return "near", seen[0], m
+            for seen_url, numbers in self.patterns.get(pattern[0], ()):
+                if same_pattern(numbers, pattern[1]):
+                    return "near", seen_url, m
         return None, None, m
 
     def add(self, url: str, text: str, minhash: MinHash | None = None) -> str:
@@ -282,7 +283,9 @@ class DuplicateIndex:
             self.lsh.insert(url, m)
         pattern = self._pattern(text)
         if pattern is not None:
-            self.patterns.setdefault(pattern[0], (url, pattern[1]))
+            kept = self.patterns.setdefault(pattern[0], [])
+            if len(kept) < PATTERN_KEEP:
+                kept.append((url, pattern[1]))
         return digest
 
     def save(self, path: str | Path) -> None:

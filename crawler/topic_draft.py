@@ -108,10 +108,11 @@ class Draft:
 
 
 # ---------------------------------------------------------------------------- examples
-def example_from_html(html: bytes | str, source: str, url: str | None = None) -> Example | str:
+def example_from_html(html: bytes | str, source: str, url: str | None = None,
+                      content_type: str | None = None) -> Example | str:
     """The example of one page, or the reason it has none (never raises on bad input)."""
     try:
-        doc = parse(html, url)
+        doc = parse(html, url, content_type)
     except ParseError as err:
         return f"not parsed: {err}"
     result = extract_document(doc, method="auto")
@@ -120,16 +121,26 @@ def example_from_html(html: bytes | str, source: str, url: str | None = None) ->
     return Example(source, doc, (result.title or "").strip(), result.text, result.language)
 
 
-def expand_sources(specs: Iterable[str]) -> list[str]:
-    """URLs and file paths of the sources: ``@FILE`` lists and directories expanded."""
+def expand_sources(specs: Iterable[str], warn=print, _lists: set | None = None) -> list[str]:
+    """URLs and file paths of the sources: ``@FILE`` lists (each read once) and directories
+    expanded; a list that cannot be read is reported through ``warn``."""
     out: list[str] = []
+    lists = set() if _lists is None else _lists
     for spec in specs:
         spec = spec.strip()
         if not spec or spec.startswith("#"):
             continue
         if spec.startswith("@"):
-            lines = Path(spec[1:]).read_text(encoding="utf-8").splitlines()
-            out.extend(expand_sources(lines))
+            path = Path(spec[1:]).resolve()
+            if path in lists:
+                continue
+            lists.add(path)
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError) as err:
+                warn(f"skipped list {spec[1:]}: cannot read it ({err})")
+                continue
+            out.extend(expand_sources(lines, warn, lists))
         elif spec.startswith(("http://", "https://")):
             out.append(spec)
         elif Path(spec).is_dir():
@@ -140,28 +151,29 @@ def expand_sources(specs: Iterable[str]) -> list[str]:
     return out
 
 
-def read_source(source: str, timeout: float = 20.0) -> tuple[bytes, str | None]:
-    """(body, url) of a URL or a file; raises ``OSError`` (``urllib.error.URLError`` included)
-    when it cannot be read."""
+def read_source(source: str, timeout: float = 20.0) -> tuple[bytes, str | None, str | None]:
+    """(body, url, content type) of a URL or a file; raises ``OSError``
+    (``urllib.error.URLError`` included) when it cannot be read."""
     if source.startswith(("http://", "https://")):
         request = urllib.request.Request(source, headers={"User-Agent": USER_AGENT})
         opener = urllib.request.build_opener()      # proxies read from the environment now
         with opener.open(request, timeout=timeout) as response:
-            return response.read(MAX_EXAMPLE_BYTES), response.geturl()
+            return (response.read(MAX_EXAMPLE_BYTES), response.geturl(),
+                    response.headers.get("Content-Type"))
     with open(source, "rb") as handle:
-        return handle.read(MAX_EXAMPLE_BYTES), None
+        return handle.read(MAX_EXAMPLE_BYTES), None, None
 
 
 def load_examples(specs: Iterable[str], warn=print) -> list[Example]:
     """The readable examples of ``specs``; each one skipped is reported through ``warn``."""
     examples = []
-    for source in expand_sources(specs):
+    for source in expand_sources(specs, warn):
         try:
-            body, url = read_source(source)
+            body, url, content_type = read_source(source)
         except (OSError, ValueError) as err:
             warn(f"skipped {source}: cannot read it ({err})")
             continue
-        example = example_from_html(body, source, url)
+        example = example_from_html(body, source, url, content_type)
         if isinstance(example, str):
             warn(f"skipped {source}: {example}")
         else:
@@ -191,7 +203,7 @@ def page_candidates(main: str, language: str | None = None, title: str = ""
     ``main`` text.  A pair is two word units in a row that each give one key: a stop word, a
     number or a hyphenated word between breaks it, and so does punctuation or a line break."""
     found: dict[tuple[str, ...], Seen] = {}
-    segment_han = language == "zh" or (language is None and has_han(main))
+    segment_han = language == "zh"          # as the relevance model segments the page
     for text, cased in ((title, False), (main, True)):
         for stretch in _BREAKS.split(text):
             _stretch_candidates(text_units(stretch, segment_han), found, cased)
@@ -213,10 +225,12 @@ def _stretch_candidates(seq: list[str], found: dict[tuple[str, ...], Seen],
         if cased and i > 0:             # a stretch's first word is capitalised anyway
             seen.cased += 1
             seen.capital += upper
+        if has_han(unit):               # a segmenter's piece is a word already; the pieces
+            prev_key, prev_unit = (), ""    # around a dropped stop word are not adjacent
+            continue
         if prev_key:
-            sep = "" if has_han(unit) and has_han(prev_unit) else " "
             pair = found.get(prev_key + key) or found.setdefault(prev_key + key, Seen())
-            pair.forms[prev_unit + sep + unit] += 1
+            pair.forms[prev_unit + " " + unit] += 1
             if cased:                   # the first word's case tells only inside a stretch
                 pair.cased += 1
                 pair.capital += upper and (i - 1 == 0 or prev_unit[:1].isupper())
@@ -347,6 +361,8 @@ def draft(name: str, positives: Sequence[Example], negatives: Sequence[Example],
           n_terms: int = 60, n_subjects: int = 20, folds: int = 5,
           threshold_rule: str = "recall", description: str = "") -> Draft:
     """The draft topic of the examples (see the module docstring)."""
+    if not name.strip():
+        raise DraftError("the topic needs a name (--name)")
     if not positives:
         raise DraftError("no readable positive example")
     if not negatives:
@@ -383,12 +399,17 @@ def draft(name: str, positives: Sequence[Example], negatives: Sequence[Example],
 
 
 # ---------------------------------------------------------------------------- TOML
+def _toml_string(value: str) -> str:
+    """A TOML basic string (JSON's escapes, and DEL, which TOML forbids raw)."""
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def _toml_list(items: Sequence[str], indent: str = "  ", width: int = 96) -> str:
     if not items:
         return "[]"
     lines, line = [], indent
     for item in items:
-        quoted = json.dumps(item, ensure_ascii=False) + ","
+        quoted = _toml_string(item) + ","
         if len(line) + len(quoted) + 1 > width and line.strip():
             lines.append(line.rstrip())
             line = indent
@@ -412,9 +433,9 @@ def to_toml(d: Draft) -> str:
     else:
         head.append("# No threshold: too few examples to choose one (the crawl's default and "
                     "automatic threshold apply).")
-    out = head + ["", f"name = {json.dumps(t['name'], ensure_ascii=False)}"]
+    out = head + ["", f"name = {_toml_string(t['name'])}"]
     if t.get("description"):
-        out.append(f"description = {json.dumps(t['description'], ensure_ascii=False)}")
+        out.append(f"description = {_toml_string(t['description'])}")
     if "threshold" in t:
         out.append(f"threshold = {t['threshold']}")
     f = t["features"]

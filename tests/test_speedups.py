@@ -367,6 +367,14 @@ def test_short_copy_differing_by_numbers_is_a_near_duplicate():
     other_days = (NOTICE.replace("5 pm", "4 pm").replace("24 December 2026", "30 June 2027")
                   .replace("2 January", "4 July").replace("09:14", "10:20"))
     assert index.check("http://a/summer", other_days)[:2] == (None, None)
+    # a word holding a digit is a word: another product
+    spec = "The Acme X100 camera weighs 300 grams and records video for 2 hours on one charge."
+    index.add("http://shop/x100", spec)
+    assert index.check("http://shop/x200", spec.replace("X100", "X200"))[:2] == (None, None)
+    # each written text of a pattern is compared, not only the first
+    index.add("http://a/summer", other_days)
+    later = other_days.replace("1,203", "1,250")
+    assert index.check("http://a/summer?v=2", later)[:2] == ("near", "http://a/summer")
 
 
 def test_tables_of_figures_and_long_texts_are_left_to_the_shingles():
@@ -399,3 +407,7 @@ def test_patterns_survive_a_restart_and_an_older_index_loads_without_them(tmp_pa
         pickle.dump(data, fh)
     old = DuplicateIndex.load(tmp_path / "old.pickle")
     assert old.patterns == {} and old.check("http://a/notice", "x")[0] == "url"
+    copy = NOTICE.replace("1,203", "1,290")
+    assert old.check("http://x/notice", copy)[:2] == (None, None)   # not kept before: missed
+    old.add("http://x/notice", copy)
+    assert old.patterns and old.check("http://y/notice", copy.replace("09:14", "10:15"))[0] == "near"
