@@ -35,7 +35,7 @@ import pickle
 import re
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from datasketch import MinHash, MinHashLSH
@@ -230,27 +230,24 @@ class DuplicateIndex:
         self.lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
         # short texts: pattern key -> [(URL, numbers)] of the first PATTERN_KEEP written
         self.patterns: dict[bytes, list[tuple[str, tuple[str, ...]]]] = {}
-        self._last: tuple[str, str] | None = None   # (text, digest) of the last check
-        self._last_pattern: tuple[str, Any] | None = None
+        # what was computed for the last text object (the pipeline checks a text, then adds it)
+        self._last_text: str | None = None
+        self._memo: dict[str, Any] = {}
+
+    def _remembered(self, text: str, kind: str, compute: Callable[[str], Any]) -> Any:
+        """``compute(text)``, reused for the same string object as the last call's."""
+        if text is not self._last_text:
+            self._last_text, self._memo = text, {}
+        memo = self._memo
+        if kind not in memo:
+            memo[kind] = compute(text)
+        return memo[kind]
 
     def _digest(self, text: str) -> str:
-        """:func:`text_sha1`, reusing the last one for the same string object (the pipeline
-        checks a text, then adds it)."""
-        last = self._last
-        if last is not None and last[0] is text:
-            return last[1]
-        digest = text_sha1(text)
-        self._last = (text, digest)
-        return digest
+        return self._remembered(text, "digest", text_sha1)
 
     def _pattern(self, text: str) -> tuple[bytes, tuple[str, ...]] | None:
-        """:func:`text_pattern`, reusing the last one for the same string object."""
-        last = self._last_pattern
-        if last is not None and last[0] is text:
-            return last[1]
-        pattern = text_pattern(text)
-        self._last_pattern = (text, pattern)
-        return pattern
+        return self._remembered(text, "pattern", text_pattern)
 
     def _minhash(self, text: str) -> MinHash | None:
         return minhash_of(text, self.num_perm)

@@ -317,6 +317,14 @@ def score_examples(topic: Topic, examples: Sequence[Example], background: Sequen
     return [model.score_page(model.analyse(ex.doc, ex.main)).score for ex in examples]
 
 
+def _scores_at(tp: int, fp: int, n_pos: int) -> tuple[float, float, float]:
+    """(precision, recall, F1) of ``tp`` true and ``fp`` false positives of ``n_pos``."""
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / n_pos if n_pos else 0.0
+    return precision, recall, (2 * precision * recall / (precision + recall)
+                               if precision + recall else 0.0)
+
+
 def best_threshold(pos_scores: Sequence[float], neg_scores: Sequence[float]
                    ) -> tuple[float, tuple[float, float, float]]:
     """The threshold with the best F1 of ``score >= threshold`` (midway between the two
@@ -330,11 +338,10 @@ def best_threshold(pos_scores: Sequence[float], neg_scores: Sequence[float]
         fp += 1 - label
         if i + 1 < len(scored) and scored[i + 1][0] == s:
             continue            # a threshold cannot split equal scores
-        precision, recall = tp / (tp + fp), tp / n_pos if n_pos else 0.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        at = _scores_at(tp, fp, n_pos)
         below = scored[i + 1][0] if i + 1 < len(scored) else 0.0
-        if f1 >= best[0]:
-            best = (f1, (s + below) / 2, (precision, recall, f1))
+        if at[2] >= best[0]:
+            best = (at[2], (s + below) / 2, at)
     return best[1], best[2]
 
 
@@ -346,15 +353,10 @@ def recall_threshold(pos_scores: Sequence[float], neg_scores: Sequence[float],
     threshold = ranked[max(0, math.ceil(recall * len(ranked)) - 1)]
     tp = sum(s >= threshold for s in pos_scores)
     fp = sum(s >= threshold for s in neg_scores)
-    precision, rec = tp / (tp + fp), tp / len(pos_scores)
-    return threshold, (precision, rec, 2 * precision * rec / (precision + rec))
+    return threshold, _scores_at(tp, fp, len(pos_scores))
 
 
 THRESHOLD_RULES = {"recall": recall_threshold, "f1": best_threshold}
-
-
-def _folds(n: int, k: int) -> list[list[int]]:
-    return [list(range(i, n, k)) for i in range(k)]
 
 
 def draft(name: str, positives: Sequence[Example], negatives: Sequence[Example], *,
@@ -378,19 +380,19 @@ def draft(name: str, positives: Sequence[Example], negatives: Sequence[Example],
     if folds >= 2 and len(positives) >= folds and len(negatives) >= folds:
         pos_scores: list[float] = []
         neg_scores: list[float] = []
-        for hold_p, hold_n in zip(_folds(len(positives), folds), _folds(len(negatives), folds)):
-            keep_p = [page for i, page in enumerate(pos) if i % folds != hold_p[0]]
-            keep_n = [page for i, page in enumerate(neg) if i % folds != hold_n[0]]
+        for f in range(folds):              # fold f: every folds-th example from the f-th
+            keep_p = [page for i, page in enumerate(pos) if i % folds != f]
+            keep_n = [page for i, page in enumerate(neg) if i % folds != f]
+            held_p, held_n = positives[f::folds], negatives[f::folds]
             s, t = select(rank_candidates(keep_p, keep_n), n_terms, n_subjects)
             if not s and not t:
-                pos_scores += [0.0] * len(hold_p)
-                neg_scores += [0.0] * len(hold_n)
+                pos_scores += [0.0] * len(held_p)
+                neg_scores += [0.0] * len(held_n)
                 continue
             topic = topic_from_dict(topic_dict(name, s, t), f"<fold of {name}>")
-            held = [positives[i] for i in hold_p] + [negatives[i] for i in hold_n]
-            scores = score_examples(topic, held, list(positives) + list(negatives))
-            pos_scores += scores[:len(hold_p)]
-            neg_scores += scores[len(hold_p):]
+            scores = score_examples(topic, [*held_p, *held_n], [*positives, *negatives])
+            pos_scores += scores[:len(held_p)]
+            neg_scores += scores[len(held_p):]
         out.scores, out.rule = (pos_scores, neg_scores), threshold_rule
         out.threshold, out.cv = THRESHOLD_RULES[threshold_rule](pos_scores, neg_scores)
     out.topic = topic_dict(name, subjects, terms, out.threshold, description)
