@@ -235,7 +235,8 @@ class PoliteThrottle(AutoThrottle):
     request before the ``Retry-After`` (or that back-off) has passed, and its delay stays at
     least the back-off.  Answers to requests sent before the back-off began do not double it
     again.  Each other answer from the host to a request sent since halves the back-off until
-    it falls below the slot's floor.  A request answered so may be retried
+    it falls below the delay the slot had before (its floor, or the longer delay AutoThrottle
+    had learnt), which it then resumes.  A request answered so may be retried
     ``BACKOFF_RETRY_TIMES`` (default 3) times instead of ``RETRY_TIMES``, each after the
     back-off; not a robots.txt, and, when ``RETRY_FAILED_AFTER`` lets a later run fetch it,
     not at all when its ``Retry-After`` is longer than ``BACKOFF_MAX_DELAY`` (the wait is
@@ -256,6 +257,7 @@ class PoliteThrottle(AutoThrottle):
             raise NotConfigured
         self.backoffs: dict[str, float] = {}      # slot key -> back-off delay, seconds
         self._since: dict[str, float] = {}        # slot key -> monotonic start of back-off
+        self._before: dict[str, float] = {}       # slot key -> its delay when backed off
         self._key: str | None = None
         if self.adaptive:
             super().__init__(crawler)   # connects _response_downloaded (ours) and spider_opened
@@ -311,6 +313,8 @@ class PoliteThrottle(AutoThrottle):
             delay = min(self.backoff_max, max(BACKOFF_START, 2 * max(previous, slot.delay)))
             self._since[key] = now
         wait = min(self.backoff_max, max(asked or 0.0, delay))
+        if not previous:                # what AutoThrottle had learned, resumed after it
+            self._before[key] = slot.delay
         self.backoffs[key] = max(delay, previous)
         slot.delay = max(slot.delay, self.backoffs[key])
         # no request before now + wait, whatever the slot's jitter draws
@@ -344,12 +348,14 @@ class PoliteThrottle(AutoThrottle):
     def _recover(self, key: str, slot, request: Request) -> None:
         if self._sent(request, time.monotonic()) < self._since.get(key, 0.0):
             return                  # sent before the back-off began: says nothing of it
-        least = self.floor(key, backoff=False)
+        # the pace the host had before: its floor, or the longer delay AutoThrottle had learnt
+        least = max(self.floor(key, backoff=False), self._before.get(key, 0.0))
         backoff = self.backoffs[key] / 2
         if backoff <= least or backoff < BACKOFF_START / 2:
             del self.backoffs[key]
             self._since.pop(key, None)
-            log.info("%s: back-off over", key)
+            self._before.pop(key, None)
+            log.info("%s: back-off over, %.2f s between requests again", key, least)
             slot.delay = least
         else:
             self.backoffs[key] = backoff

@@ -280,6 +280,27 @@ def test_a_host_answering_429_is_backed_off_and_recovers(adaptive):
     assert stats.get_value("backoff/max_delay") == 60.0
 
 
+def test_a_back_off_resumes_the_delay_autothrottle_had_learnt(monkeypatch):
+    """A slow host (4 s latency, target concurrency 2) has taught AutoThrottle a 2 s delay;
+    after a 429 and its back-off the slot goes back to 2 s, not to DOWNLOAD_DELAY (0.25 s)."""
+    now = [1000.0]
+    monkeypatch.setattr("crawler.politeness.time.monotonic", lambda: now[0])
+    crawler, throttle = _throttle(PoliteThrottle)
+    slot = crawler.engine.downloader.slots["slow.test"] = Slot(4, 0.25, 0.5)
+    for _ in range(30):
+        _answer(throttle, "slow.test", 200, latency=4.0)
+    assert slot.delay == pytest.approx(2.0, abs=1e-3)
+    _answer(throttle, "slow.test", 429, latency=4.0)
+    assert throttle.backoffs["slow.test"] == 4.0 and slot.delay == 4.0
+    now[0] += 10.0                                  # answers to requests sent since
+    _answer(throttle, "slow.test", 200, latency=4.0)
+    assert "slow.test" not in throttle.backoffs     # halved to 2 s: the learnt pace again
+    assert slot.delay == pytest.approx(2.0, abs=1e-3)
+    for _ in range(5):
+        _answer(throttle, "slow.test", 200, latency=4.0)
+    assert slot.delay == pytest.approx(2.0, abs=1e-3)
+
+
 def test_no_back_off_retries_for_a_robots_txt_or_a_wait_over_the_cap():
     crawler, throttle = _throttle(PoliteThrottle, AUTOTHROTTLE_ENABLED=False,
                                   RETRY_FAILED_AFTER=12)
