@@ -177,6 +177,8 @@ class SimulatedCrawl:
         if not self.fetcher.allowed(url):
             self.fetched.add(url)
             return True
+        if "sitemap_of" in meta and not self.sitemaps.left(meta["sitemap_of"]):
+            return True                 # the spider's ScopeMiddleware: allowance spent
         hops, final, record = self.fetcher.fetch(url, self.fetched)
         self.log += [{"url": hop, "status": status, "relevance": None} for hop, status in hops]
         if final is None:

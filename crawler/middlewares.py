@@ -158,10 +158,16 @@ class ScopeMiddleware(_CrawlerMiddleware):
     a redirect's target included) or to a host that has had its ``MAX_PAGES_PER_HOST``
     requests, and counts the requests sent per host (``spider.host_requests``).  Runs after
     the fetch-once guard, so a stale duplicate costs no share of a host's cap; robots.txt and
-    retries are not counted."""
+    retries are not counted.  Also drops a sitemap of a host whose ``SITEMAP_MAX_URLS``
+    allowance is spent (a big site's index lists up to 50 files of up to 50 MB each)."""
 
     def process_request(self, request: Request, spider=None):
         spider = self.crawler.spider
+        meta = request.meta
+        if meta.get("listing") == "sitemap" and not spider.sitemaps.left(meta["sitemap_of"]):
+            self._drop_unfetched(request, "sitemaps/not_fetched_allowance_spent",
+                                 f"sitemap not fetched, its host's allowance is spent: "
+                                 f"{request.url}")
         scope = getattr(spider, "scope", None)
         if scope is None or not scope.active or not _first_fetch(request):
             return None

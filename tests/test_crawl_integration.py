@@ -520,6 +520,83 @@ def test_a_sitemap_over_the_allowance_queues_its_best_scored_urls(demo, tmp_path
     assert summary["sitemaps/urls_passed_over"] == 3
 
 
+def test_sitemaps_of_a_host_whose_allowance_is_spent_are_neither_fetched_nor_read(demo,
+                                                                                  tmp_path):
+    """An index lists five sitemaps of one new page each; with SITEMAP_MAX_URLS=1 the first
+    one read fills the allowance, and the others are dropped before their download or, when
+    already on their way, not read: one listed URL queued, at most two child sitemaps read."""
+    from crawler.testweb.archive import Record, WebArchive
+
+    web, _ = demo
+    records = dict(web.records)
+    robots = records["http://www.sunwind.test/robots.txt"]
+    index_url = "http://www.sunwind.test/sitemap-index.xml"
+    records[robots.url] = Record(robots.url, 200, "OK", robots.headers,
+                                 robots.body + f"\nSitemap: {index_url}\n".encode())
+    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+    xml = (("Content-Type", "application/xml"),)
+    post = _web_with_a_new_post(web).records[NEW_POST]
+    children = [f"http://www.sunwind.test/sitemaps/part-{i}.xml" for i in range(5)]
+    for i, child in enumerate(children):
+        page = f"http://www.sunwind.test/wind/listed-{i}.html"
+        records[page] = Record(page, 200, "OK", post.headers, post.body)
+        records[child] = Record(child, 200, "OK", xml, (
+            f'<?xml version="1.0"?><urlset {ns}><url><loc>{page}</loc></url></urlset>').encode())
+    records[index_url] = Record(index_url, 200, "OK", xml, (
+        f'<?xml version="1.0"?><sitemapindex {ns}>'
+        + "".join(f"<sitemap><loc>{c}</loc></sitemap>" for c in children)
+        + "</sitemapindex>").encode())
+    with serve_in_thread(WebArchive(records=records, labels=web.labels,
+                                    seeds=web.seeds)) as server:
+        result, text = _crawl(tmp_path, server, web.seeds + [WIND_SEED], SITEMAP_MAX_URLS=1,
+                              CONCURRENT_REQUESTS_PER_DOMAIN=1)
+    assert result.returncode == 0, text[-2000:]
+    rows = {r["url"]: r for r in _log(tmp_path) if not r.get("robots")}
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    read = [c for c in children if (rows.get(c, {}).get("note") or "").startswith("sitemap: 1")]
+    not_fetched = summary.get("sitemaps/not_fetched_allowance_spent", 0)
+    not_read = summary.get("sitemaps/not_read_allowance_spent", 0)
+    assert len(read) == 1 and not_fetched + not_read == 4
+    assert not_fetched == 5 - len([c for c in children if c in rows])
+    assert summary["sitemaps/urls_queued"] == 1
+    assert len([u for u in rows if "/wind/listed-" in u]) == 1
+
+
+def test_a_long_sitemap_is_scored_in_chunks_and_fills_the_allowance(demo, tmp_path):
+    """2,500 listed URLs, allowance 500: scored 2,000 at a time between event-loop turns
+    (crawler.spiders.listings.SCORE_CHUNK), and the best 500 of the whole list queued."""
+    from crawler.testweb.archive import Record, WebArchive
+
+    web, _ = demo
+    records = dict(web.records)
+    robots = records["http://www.sunwind.test/robots.txt"]
+    records[robots.url] = Record(robots.url, 200, "OK", robots.headers,
+                                 robots.body + f"\nSitemap: {SUNWIND_SITEMAP}\n".encode())
+    listed = [f"http://www.sunwind.test/shop/item-{i}.html" for i in range(2490)] + \
+             [f"http://www.sunwind.test/wind/turbine-{i}.html" for i in range(10)]
+    post = _web_with_a_new_post(web).records[NEW_POST]
+    for url in listed[2490:]:
+        records[url] = Record(url, 200, "OK", post.headers, post.body)
+    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+    records[SUNWIND_SITEMAP] = Record(SUNWIND_SITEMAP, 200, "OK",
+                                      (("Content-Type", "application/xml"),), (
+        f'<?xml version="1.0"?><urlset {ns}>'
+        + "".join(f"<url><loc>{u}</loc></url>" for u in listed) + "</urlset>").encode())
+    with serve_in_thread(WebArchive(records=records, labels=web.labels,
+                                    seeds=web.seeds)) as server:
+        result, text = _crawl(tmp_path, server, web.seeds + [WIND_SEED], SITEMAP_MAX_URLS=500)
+    assert result.returncode == 0, text[-2000:]
+    rows = {r["url"]: r for r in _log(tmp_path) if not r.get("robots")}
+    assert rows[SUNWIND_SITEMAP]["note"] == "sitemap: 2500 URLs, 500 queued"
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["sitemaps/urls_passed_over"] == 2000
+    # the wind URLs, the most like the seed's and listed last (in the second chunk), are
+    # among the best 500 and fetched (the trap rules stop the crawl's run of 404s on /shop/
+    # before it fetches all the shop URLs queued)
+    fetched = {u for u in rows if rows[u].get("parent") == SUNWIND_SITEMAP}
+    assert set(listed[2490:]) <= fetched
+
+
 def test_a_resumed_job_reads_sitemaps_again_only_when_it_revisits_the_seeds(demo, tmp_path):
     """Run 1 reads the sitemaps; run 2 (same JOBDIR) fetches nothing; run 3, with
     REVISIT_AFTER, fetches the seeds, the hubs and both sitemaps again, and nothing else (the

@@ -8,16 +8,42 @@ the seed or on-topic page that announced them.  The parsing lives in ``crawler/s
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 from scrapy import Request
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet import task, threads
+from twisted.internet.defer import DeferredLock
 
 from ..feeds import announced_feeds, read_feed
 from ..items import PageItem
 from ..links import Link, resolve
 from ..middlewares import is_robots_request
 from ..scope import host_name
-from ..sitemaps import candidates, listed_urls, read_sitemap, sitemaps_in_robots
+from ..sitemaps import SitemapFile, candidates, listed_urls, read_sitemap, sitemaps_in_robots
+
+SCORE_CHUNK = 2_000     # listed URLs scored between two turns of the event loop
+
+
+def _read_listed(body: bytes, max_size: int, url: str, host: str
+                 ) -> tuple[SitemapFile, list[str]]:
+    """A sitemap parsed, and the URLs of ``host`` it lists: run in a worker thread."""
+    found = read_sitemap(body, max_size)
+    return found, listed_urls(found, url, host) if found.kind is not None else []
+
+
+async def _read_off_loop(body: bytes, max_size: int, url: str, host: str
+                         ) -> tuple[SitemapFile, list[str]]:
+    """:func:`_read_listed` in the reactor's thread pool: a 50,000-URL sitemap takes the
+    best part of a second to parse, which would stall every download meanwhile."""
+    return await maybe_deferred_to_future(
+        threads.deferToThread(_read_listed, body, max_size, url, host))
+
+
+async def _event_loop_turn() -> None:
+    """Let the reactor run what is due (downloads, timers) before going on."""
+    from twisted.internet import reactor
+    await maybe_deferred_to_future(task.deferLater(reactor, 0, lambda: None))
 
 
 class ListingsMixin:
@@ -34,44 +60,65 @@ class ListingsMixin:
             if self.sitemaps.take_file(host, url):
                 self.crawler.engine.crawl(self._sitemap_request(url, host))
 
-    def _sitemap_request(self, url: str, host: str, again: bool | None = None) -> Request:
-        """A sitemap of ``host``; fetched again past the job's seen-URL filter in a run that
-        revisits the host's seeds (``REVISIT_AFTER``; ``again`` overrides)."""
+    def _sitemap_request(self, url: str, host: str, again: bool | None = None,
+                         index: str | None = None) -> Request:
+        """A sitemap of ``host`` (``index``: the sitemap index that lists it); fetched again
+        past the job's seen-URL filter in a run that revisits the host's seeds
+        (``REVISIT_AFTER``; ``again`` overrides)."""
         if again is None:
             again = host in self.revisited_hosts
+        extra = {"sitemap_index": index} if index else {}
         return self._fixed_request(url, self.parse_sitemap, again, listing="sitemap",
-                                   sitemap_of=host, download_maxsize=self.sitemap_max_bytes)
+                                   sitemap_of=host, download_maxsize=self.sitemap_max_bytes,
+                                   **extra)
 
-    def parse_sitemap(self, response):
+    async def parse_sitemap(self, response):
         """Queue the URLs of the seed host a sitemap lists, or the sitemaps a sitemap index
         lists.  A listed URL is scored on the URL alone: no anchor, no context, parent
         relevance 0 (no page vouches for it; with the neutral 0.5 of an unknown parent, listed
-        URLs outranked a seed page's links from the sixth fetch on) and no in-link."""
-        meta, stats = response.meta, self.crawler.stats
-        host, seq = meta["sitemap_of"], meta.get("log_seq")
+        URLs outranked a seed page's links from the sixth fetch on) and no in-link.  A host's
+        sitemaps are read one at a time, and one an index listed is not read once the host's
+        allowance is spent (the protocol allows no index in an index, so it lists pages)."""
+        meta, host = response.meta, response.meta["sitemap_of"]
         self.fetched_urls.add(response.url)
         if response.status != 200:
-            self.crawl_log.complete(seq, note=f"sitemap: status {response.status}")
+            self.crawl_log.complete(meta.get("log_seq"),
+                                    note=f"sitemap: status {response.status}")
             return
-        found = read_sitemap(response.body, self.sitemap_max_bytes)
+        lock = self.sitemap_locks.setdefault(host, DeferredLock())
+        await maybe_deferred_to_future(lock.acquire())
+        try:
+            requests = await self._read_sitemap(response, host)
+        finally:
+            lock.release()
+        for request in requests:
+            yield request
+
+    async def _read_sitemap(self, response, host: str) -> list[Request]:
+        meta, stats, seq = response.meta, self.crawler.stats, response.meta.get("log_seq")
+        if meta.get("sitemap_index") and not self.sitemaps.left(host):
+            stats.inc_value("sitemaps/not_read_allowance_spent")
+            self.crawl_log.complete(seq, note="sitemap: not read, the host's allowance is spent")
+            return []
+        found, urls = await _read_off_loop(response.body, self.sitemap_max_bytes,
+                                           response.url, host)
         if found.kind is None:
             stats.inc_value("sitemaps/files")
             stats.inc_value("sitemaps/invalid")
             self.crawl_log.complete(seq, note=f"not a sitemap: {found.reason}")
-            return
-        yield from self._sitemap_found(response, host, found)
+            return []
+        return await self._sitemap_found(response, host, found, urls)
 
-    def _sitemap_found(self, response, host: str, found) -> Iterator[Request]:
-        """The requests for a parsed sitemap (``found``, a ``SitemapFile``) of ``host``."""
+    async def _sitemap_found(self, response, host: str, found: SitemapFile,
+                             urls: list[str]) -> list[Request]:
+        """The requests for a parsed sitemap (``found``) of ``host`` listing ``urls``."""
         meta, stats, seq = response.meta, self.crawler.stats, response.meta.get("log_seq")
         stats.inc_value("sitemaps/files")
-        urls = listed_urls(found, response.url, host)
         if found.kind == "sitemapindex":
             self.crawl_log.complete(seq, note=f"sitemap index: {len(urls)} sitemaps")
-            for url in urls:
-                if self.sitemaps.take_file(host, url):
-                    yield self._sitemap_request(url, host, again=bool(meta.get("revisit")))
-            return
+            again = bool(meta.get("revisit"))
+            return [self._sitemap_request(url, host, again=again, index=response.url)
+                    for url in urls if self.sitemaps.take_file(host, url)]
         stats.inc_value("sitemaps/urls_listed", len(urls))
         # the allowance goes to URLs the job does not know yet (a queued URL's links already
         # scored it higher than its bare URL would)
@@ -80,15 +127,23 @@ class ListingsMixin:
         links = [Link(url) for url in candidates(fresh, left)]
         if self.scope.active:
             links = self._in_scope(links)
-        # over the allowance: the best-scored fill it
-        requests = self._requests_for(links, response.url, 0.0, 0, inlinks="none", keep=left)
+        # taken now, before the event loop runs anything else
         self.sitemaps.take(host, min(left, len(links)))
+        # over the allowance: the best-scored fill it
+        if self.strategy == "focused" and len(links) > SCORE_CHUNK:
+            scored = []         # a long list scored in chunks, the reactor running between
+            for start in range(0, len(links), SCORE_CHUNK):
+                await _event_loop_turn()
+                scored += self._score(links[start:start + SCORE_CHUNK], 0.0, 0, "none")
+            requests = self._scored_requests(scored, response.url, keep=left)
+        else:
+            requests = self._requests_for(links, response.url, 0.0, 0, inlinks="none",
+                                          keep=left)
         if len(links) > left:
             stats.inc_value("sitemaps/urls_passed_over", len(links) - left)
         stats.inc_value("sitemaps/urls_queued", len(requests))
         self.crawl_log.complete(seq, note=f"sitemap: {len(urls)} URLs, {len(requests)} queued")
-        for request in requests:
-            yield request
+        return requests
 
     def _job_knows(self, url: str) -> bool:
         """``url`` was fetched in this run, or fetched or queued by an earlier run of the job
@@ -161,17 +216,21 @@ class ListingsMixin:
             yield request
 
     # ------------------------------------------------------------------ seeds
-    def listing_seed(self, response) -> Iterator[Request]:
+    async def listing_seed(self, response) -> AsyncIterator[Request]:
         """A seed that is a sitemap or a feed rather than a page (``-a seed=.../feed.xml``):
         its URLs or entries are queued as :meth:`parse_sitemap` and :meth:`parse_feed` would
         (a feed's entries with no parent relevance); anything else is logged as not HTML."""
-        found = read_sitemap(response.body, self.sitemap_max_bytes)
+        host = host_name(response.url)
+        found, urls = await _read_off_loop(response.body, self.sitemap_max_bytes,
+                                           response.url, host)
         if found.kind is not None:
-            yield from self._sitemap_found(response, host_name(response.url), found)
+            for request in await self._sitemap_found(response, host, found, urls):
+                yield request
             return
         feed = read_feed(response.body)
         if feed.entries:
-            yield from self._feed_found(response, feed, None, 0)
+            for request in self._feed_found(response, feed, None, 0):
+                yield request
             return
         self.crawl_log.complete(response.meta.get("log_seq"),
                                 note="not HTML, nor a sitemap or feed")

@@ -160,6 +160,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         spider.sitemaps = ListingBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
                                                                  MAX_URLS_PER_HOST))
         spider.sitemap_max_bytes = size_cap(settings.getint("DOWNLOAD_MAXSIZE"))
+        spider.sitemap_locks = {}           # host -> DeferredLock: one sitemap read at a time
         spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
         spider.follow_feeds = settings.getbool("FOLLOW_FEEDS", True)
         spider.feeds = ListingBudget(max_files=settings.getint("FEEDS_PER_HOST",
@@ -279,7 +280,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         self._fetch_outcome(meta, url, transient=response.status in self.transient_statuses)
         if response.status != 200 or not is_html(response):
             if response.status == 200 and meta.get("seed"):
-                for request in self.listing_seed(response):
+                async for request in self.listing_seed(response):
                     yield request
             if response.status not in self.later_statuses:
                 self._judged(meta, response.url, accepted=False)
@@ -385,17 +386,29 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             links = links[:keep]
         if not links:
             return []
-        state = self.crawl_state
+        if self.strategy == "focused":
+            return self._scored_requests(self._score(links, relevance, depth, inlinks),
+                                         parent, keep)
         urls = [link.url for link in links]
         if self.strategy == "bfs":
             return [self._request(u, 0, parent, 0.0, None, None) for u in urls
                     if self._enqueue(u, 0)]
-        if self.strategy == "parent":
-            p = state.scorer.parent_component(relevance)
-            return [self._request(u, priority_of(p), parent, p, {"parent": p}, None)
-                    for u in urls if self._enqueue(u, priority_of(p))]
-        scored = state.scorer.score(links, relevance, depth, state.traps.factors(urls),
-                                    inlinks=inlinks)
+        p = self.crawl_state.scorer.parent_component(relevance)       # "parent"
+        return [self._request(u, priority_of(p), parent, p, {"parent": p}, None)
+                for u in urls if self._enqueue(u, priority_of(p))]
+
+    def _score(self, links: list, relevance: float | None, depth: int,
+               inlinks: str) -> list:
+        """The focused strategy's scores of ``links`` (``LinkScorer.score``: each link's
+        score depends on the crawl state only, not on the other links of the batch)."""
+        state = self.crawl_state
+        return state.scorer.score(links, relevance, depth,
+                                  state.traps.factors([link.url for link in links]),
+                                  inlinks=inlinks)
+
+    def _scored_requests(self, scored: list, parent: str, keep: int | None = None
+                         ) -> list[Request]:
+        """Requests for the scored links worth queuing (``keep``: the best-scored so many)."""
         if keep is not None:
             scored = best_scored(scored, keep)
         requests = []
