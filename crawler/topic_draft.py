@@ -274,17 +274,30 @@ def rank_candidates(positives: Sequence[dict], negatives: Sequence[dict],
 
 def select(ranked: Sequence[Candidate], n_terms: int, n_subjects: int
            ) -> tuple[list[Candidate], list[Candidate]]:
-    """(subjects, terms): the best names and the best other candidates.  A word that a pair
-    holding it matches on as many examples ("Helen" of "Helen Marsh") adds nothing: skipped."""
-    in_pairs: dict[str, float] = {}
-    for cand in ranked:
-        if len(cand.key) > 1:
-            for k in cand.key:
-                in_pairs[k] = max(in_pairs.get(k, 0.0), cand.p)
+    """(subjects, terms): the best names and the best other candidates.  A word that a kept
+    pair holding it matches on as many examples ("Helen" of "Helen Marsh") adds nothing:
+    skipped, and the next candidate takes its place (which may keep one more pair, so the
+    buckets are filled again until the skipped words no longer change)."""
+    skipped: set[tuple[str, ...]] = set()
+    while True:
+        subjects, terms = _fill(ranked, n_terms, n_subjects, skipped)
+        covered: dict[str, float] = {}
+        for cand in subjects + terms:
+            for k in cand.key if len(cand.key) > 1 else ():
+                covered[k] = max(covered.get(k, 0.0), cand.p)
+        now = {c.key for c in ranked if len(c.key) == 1 and covered.get(c.key[0], -1.0) >= c.p}
+        if now == skipped:      # grows with each pass (a kept pair stays kept): ends
+            return subjects, terms
+        skipped = now
+
+
+def _fill(ranked: Sequence[Candidate], n_terms: int, n_subjects: int,
+          skipped: set[tuple[str, ...]]) -> tuple[list[Candidate], list[Candidate]]:
+    """The buckets filled in rank order, ``skipped`` candidates left out."""
     subjects: list[Candidate] = []
     terms: list[Candidate] = []
     for cand in ranked:
-        if len(cand.key) == 1 and in_pairs.get(cand.key[0], -1.0) >= cand.p:
+        if cand.key in skipped:
             continue
         bucket, limit = ((subjects, n_subjects) if cand.capital >= CAPITAL_SHARE
                          else (terms, n_terms))

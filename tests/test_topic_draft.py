@@ -7,9 +7,10 @@ import pytest
 
 from crawler.relevance.topic import load_topic, topic_from_dict
 from crawler.testweb import load_web, serve_in_thread
-from crawler.topic_draft import (DraftError, best_threshold, draft, example_from_html,
-                                 load_examples, main, page_candidates, rank_candidates,
-                                 recall_threshold, score_examples, to_toml)
+from crawler.topic_draft import (Candidate, DraftError, best_threshold, draft,
+                                 example_from_html, load_examples, main, page_candidates,
+                                 rank_candidates, recall_threshold, score_examples, select,
+                                 to_toml)
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +152,21 @@ def test_drafted_topic_judges_unseen_wikischools_pages(wikischools):
     fp = sum(s >= topic.threshold for s in scores_neg)
     precision, recall = tp / (tp + fp), tp / len(test_pos)
     assert precision >= 0.85 and recall >= 0.45, (precision, recall)     # 0.93, 0.52
+
+
+def test_a_word_is_left_out_only_for_a_pair_the_draft_keeps():
+    """"ocean" is in the pair "ocean current" on as many examples: left out when the pair is
+    kept (and the next term takes its place), kept when the pair falls past the last slot."""
+    def cand(key: str, p: float, weight: float) -> Candidate:
+        return Candidate(tuple(key.split()), key, p, 0.0, weight)
+
+    ranked = [cand("ocean", 0.6, 0.9), cand("tide", 0.5, 0.8), cand("ocean current", 0.6, 0.7),
+              cand("wave", 0.4, 0.6), cand("salt", 0.3, 0.5)]
+    _, terms = select(ranked, n_terms=3, n_subjects=0)
+    assert [c.surface for c in terms] == ["tide", "ocean current", "wave"]
+    _, terms = select(ranked, n_terms=2, n_subjects=0)
+    assert [c.surface for c in terms] == ["ocean", "tide"]
+    # the word outranks the pair only on more examples: both kept
+    ranked[0] = cand("ocean", 0.7, 0.9)
+    _, terms = select(ranked, n_terms=3, n_subjects=0)
+    assert [c.surface for c in terms] == ["ocean", "tide", "ocean current"]
