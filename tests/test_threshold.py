@@ -179,3 +179,21 @@ def test_a_long_crawl_keeps_counts_not_scores_and_round_trips(tmp_path):
                 {**data, "bins": {"width": 0.001, "counts": {"1000": 3}}}):
         with pytest.raises(ValueError):
             AutoThreshold(0.2).load(bad)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_kernel_density_is_scipys_gaussian_kde(weighted):
+    """The numpy density equals scipy.stats.gaussian_kde at bw_method = bandwidth / spread
+    (what the rule used before; scipy is no longer imported by the crawler)."""
+    from scipy.stats import gaussian_kde
+
+    from crawler.relevance.threshold import BANDWIDTH, GRID, kernel_density
+
+    rng = np.random.default_rng(7)
+    points = np.concatenate([rng.normal(0.05, 0.03, 400), rng.normal(0.3, 0.05, 150)])
+    weights = rng.integers(1, 40, len(points)).astype(float) if weighted else None
+    w = np.ones(len(points)) if weights is None else weights
+    mean = np.average(points, weights=w)
+    spread = np.sqrt(np.average((points - mean) ** 2, weights=w))
+    expected = gaussian_kde(points, bw_method=BANDWIDTH / spread, weights=weights)(GRID)
+    assert np.allclose(kernel_density(points, weights), expected, rtol=1e-9, atol=1e-12)

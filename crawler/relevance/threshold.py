@@ -9,7 +9,7 @@ finds its topic, a second mode of on-topic pages.  A threshold belongs in the va
 the two; one that lies *above the upper mode's peak* rejects most of that mode.
 
 :func:`valley_threshold` estimates the density of the scores (a Gaussian kernel density,
-``scipy.stats.gaussian_kde``), takes its highest local maximum and the highest one at least
+:func:`kernel_density`), takes its highest local maximum and the highest one at least
 :data:`MIN_SEPARATION` bandwidths from it (two resolvable modes, not a ripple inside one, such
 as the pages of score 0 beside those just above) and returns the lowest density point between
 them when
@@ -62,32 +62,43 @@ def score_histogram(scores: Sequence[float] | np.ndarray) -> np.ndarray:
     return np.bincount(_bin_index(scores), minlength=N_BINS)
 
 
+def kernel_density(points: np.ndarray, weights: np.ndarray | None = None,
+                   bandwidth: float = BANDWIDTH) -> np.ndarray:
+    """Gaussian kernel density on :data:`GRID` of ``points`` (``weights``: one per point, or
+    equal): one kernel per point, of standard deviation ``bandwidth`` widened by the
+    unbiased-variance correction ``1 / sqrt(1 - sum(w**2))`` of the normalised weights, which
+    is what ``scipy.stats.gaussian_kde`` gives with ``bw_method = bandwidth / spread`` (the
+    points' biased spread); a plain numpy sum, without importing scipy mid-crawl."""
+    points = np.asarray(points, dtype=float)
+    w = np.full(len(points), 1.0 / len(points)) if weights is None \
+        else np.asarray(weights, dtype=float) / float(np.sum(weights))
+    scale = bandwidth / np.sqrt(1.0 - float(np.dot(w, w)))
+    z = (GRID[:, None] - points[None, :]) / scale
+    return np.exp(-0.5 * z * z) @ w / (scale * np.sqrt(2.0 * np.pi))
+
+
 def binned_density(counts: np.ndarray, bandwidth: float = BANDWIDTH) -> np.ndarray:
     """Gaussian kernel density on :data:`GRID` of scores given as :func:`score_histogram`
     counts: one kernel per used bin, at its centre, weighted by its count."""
-    from scipy.stats import gaussian_kde
-
     used = np.flatnonzero(counts)
     centres, weights = (used + 0.5) * BIN_WIDTH, counts[used].astype(float)
     mean = float(np.average(centres, weights=weights))
     spread = float(np.sqrt(np.average((centres - mean) ** 2, weights=weights)))
     if len(used) < 2 or spread <= 0:
         return np.exp(-0.5 * ((GRID - mean) / bandwidth) ** 2)
-    return gaussian_kde(centres, bw_method=bandwidth / spread, weights=weights)(GRID)
+    return kernel_density(centres, weights, bandwidth)
 
 
 def score_density(scores: np.ndarray, bandwidth: float = BANDWIDTH) -> np.ndarray:
     """Gaussian kernel density of ``scores`` on :data:`GRID` (``bandwidth`` in score units).
     Beyond :data:`BIN_ABOVE` scores the kernels sit on bins of :data:`BIN_WIDTH` weighted by
     their counts (:func:`binned_density`), so a check costs the same at any crawl length."""
-    from scipy.stats import gaussian_kde
-
     if len(scores) > BIN_ABOVE:
         return binned_density(score_histogram(scores), bandwidth)
     spread = float(scores.std())
     if spread <= 0:
         return np.exp(-0.5 * ((GRID - scores[0]) / bandwidth) ** 2)
-    return gaussian_kde(scores, bw_method=bandwidth / spread)(GRID)
+    return kernel_density(scores, None, bandwidth)
 
 
 def valley_threshold(scores: Sequence[float], default: float, *, bandwidth: float = BANDWIDTH,
