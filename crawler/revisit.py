@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 SEED, HUB = "seed", "hub"
 MAX_HUBS = 1000
 MAX_FAILED = 10_000
@@ -93,19 +95,24 @@ class RevisitList:
 class FailedFetches:
     """URL -> ``(failed runs in a row, last failure as Unix time, link score)`` of the pages
     whose last fetch failed for a passing reason; ``max_runs``: the runs in a row after which
-    a page is given up (``RETRY_FAILED_TIMES``)."""
+    a page is given up (``RETRY_FAILED_TIMES``).  :attr:`evidence` keeps, for a page a link
+    score scheduled, what the score was made of (its components and hashed link-feature
+    rows), so the retry is re-scored with the queue like any link."""
 
     def __init__(self, max_pages: int = MAX_FAILED, max_runs: int = RETRY_FAILED_TIMES):
         self.pages: dict[str, tuple[int, float, float]] = {}
+        self.evidence: dict[str, tuple[dict, np.ndarray]] = {}
         self.max_pages = max_pages
         self.max_runs = max_runs
         self._counted: set[str] = set()      # URLs whose failure this run has counted
         self._given_up: set[str] = set()     # URLs given up in this run
 
-    def failed(self, url: str, when: float, score: float) -> bool:
-        """Record a failed fetch of ``url`` (scheduled at link ``score``); one failure counts
-        once per run however often it recurs.  False when ``url`` has now failed
-        ``max_runs`` runs in a row and is given up (off the list)."""
+    def failed(self, url: str, when: float, score: float, components: dict | None = None,
+               features: Any = None) -> bool:
+        """Record a failed fetch of ``url`` (scheduled at link ``score``, made of
+        ``components`` and hashed ``features`` rows when a link score scheduled it); one
+        failure counts once per run however often it recurs.  False when ``url`` has now
+        failed ``max_runs`` runs in a row and is given up (off the list)."""
         if url in self._given_up:
             return False
         runs = self.pages.pop(url, (0, 0.0, 0.0))[0]
@@ -114,20 +121,27 @@ class FailedFetches:
             runs += 1
         if runs >= self.max_runs:
             self._given_up.add(url)
+            self.evidence.pop(url, None)
             return False
         self.pages[url] = (runs, when, score)     # most recent last
+        if components is not None and isinstance(features, np.ndarray):
+            self.evidence[url] = (dict(components), features)
         while len(self.pages) > self.max_pages:   # the oldest failure goes
-            del self.pages[next(iter(self.pages))]
+            oldest = next(iter(self.pages))
+            del self.pages[oldest]
+            self.evidence.pop(oldest, None)
         return True
 
     def answered(self, url: str) -> bool:
         """``url`` got an answer that is not a passing failure: off the list.  True when it
         was listed."""
+        self.evidence.pop(url, None)
         return self.pages.pop(url, None) is not None
 
     def due(self, now: float, after: float) -> list[tuple[str, float]]:
         """``(url, score)`` of the pages whose last failure is at least ``after`` seconds old
-        (``after`` 0: never), the best-scored first."""
+        (``after`` 0: never), the best-scored first (:attr:`evidence` holds what the score of
+        each was made of, when known)."""
         if after <= 0:
             return []
         due = [(-score, url) for url, (_, when, score) in self.pages.items()
@@ -138,16 +152,27 @@ class FailedFetches:
         return len(self.pages)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": 1, "pages": [[u, n, round(t, 3), round(s, 4)]
-                                        for u, (n, t, s) in self.pages.items()]}
+        evidence = self.evidence
+        return {"version": 2, "pages": [
+            [u, n, round(t, 3), round(s, 4)] + ([evidence[u][0], evidence[u][1].tolist()]
+                                                if u in evidence else [])
+            for u, (n, t, s) in self.pages.items()]}
 
     def load(self, data: dict[str, Any]) -> None:
-        """Read :meth:`to_dict`'s output in place of what the list held (``ValueError`` on
-        another shape)."""
+        """Read :meth:`to_dict`'s output (version 1 rows have no evidence) in place of what
+        the list held (``ValueError`` on another shape)."""
+        pages, evidence = {}, {}
         try:
-            rows = [(str(u), int(n), float(t), float(s)) for u, n, t, s in data["pages"]]
-        except (KeyError, TypeError, ValueError) as err:
+            for row in data["pages"]:
+                url, runs, when, score = row[:4]
+                pages[str(url)] = (int(runs), float(when), float(score))
+                if len(row) == 6:
+                    components = {str(k): float(v) for k, v in row[4].items()}
+                    evidence[str(url)] = (components, np.asarray(row[5], dtype=np.int32))
+                elif len(row) != 4:
+                    raise ValueError(f"a row of {len(row)} fields")
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise ValueError(f"not a failed-fetch list ({err})") from err
-        self.pages = {url: (runs, when, score) for url, runs, when, score in rows}
+        self.pages, self.evidence = pages, evidence
         self._counted.clear()
         self._given_up.clear()

@@ -401,8 +401,9 @@ def test_a_later_run_fetches_again_a_page_whose_fetch_failed(demo, tmp_path):
     rows = [r for r in _log(tmp_path) if not r.get("robots")]
     assert [r["status"] for r in rows if r["url"] == FLAKY] == [500, 500]   # RETRY_TIMES=1
     listed = json.loads((tmp_path / "state" / "failed.json").read_text())["pages"]
-    assert [(u, n) for u, n, _, _ in listed] == [(FLAKY, 1)]
+    assert [(row[0], row[1]) for row in listed] == [(FLAKY, 1)]
     assert 0 < listed[0][3] <= 1                                      # its link score
+    assert set(listed[0][4]) >= {"url", "anchor", "parent"} and listed[0][5]   # its evidence
     assert FLAKY not in {d["url"] for d in _docs(tmp_path)}
 
     second, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir)   # default: never
@@ -414,6 +415,7 @@ def test_a_later_run_fetches_again_a_page_whose_fetch_failed(demo, tmp_path):
     assert third.returncode == 0, text[-2000:]
     again = [r for r in _log(tmp_path) if not r.get("robots")][len(rows):]
     assert [r["status"] for r in again if r["url"] == FLAKY] == [200]
+    assert [r for r in again if r["url"] == FLAKY][0]["components"]["anchor"] is not None
     assert not {r["url"] for r in again} & {r["url"] for r in rows if r["url"] != FLAKY}
     assert FLAKY in {d["url"] for d in _docs(tmp_path)}
     assert json.loads((tmp_path / "state" / "failed.json").read_text())["pages"] == []

@@ -675,6 +675,48 @@ def test_failed_fetches_count_runs_order_by_score_and_stay_bounded():
         again.load({"pages": [["http://a.test/", "twice", 1.0, 0.5]]})
 
 
+def test_a_retried_failure_is_requested_with_its_evidence_and_rescored(tmp_path):
+    """A failed page keeps the components and hashed feature rows of its link score across
+    runs (failed.json), so its retry is re-scored by the queue like any link; a version-1
+    file (no evidence) still loads, and the page is then retried at its old score only."""
+    from scrapy.utils.test import get_crawler
+
+    from crawler.frontier import rescorable, rescore_queued
+    from crawler.revisit import FailedFetches
+    from crawler.spiders.topic import TopicSpider
+
+    crawler = get_crawler(TopicSpider, {"CORPUS_DIR": str(tmp_path / "corpus"),
+                                        "STATE_DIR": str(tmp_path / "state")})
+    topic = Path(__file__).parent.parent / "settings" / "topics" / "music.toml"
+    spider = TopicSpider.from_crawler(crawler, seed="http://music.test/", topic=str(topic))
+    state = spider.crawl_state
+    link = Link("http://music.test/opera/verdi.html", "Verdi's operas", "an opera composer")
+    scored = state.scorer.score([link], parent_relevance=0.5, depth=1)[0]
+    before = FailedFetches()
+    assert before.failed(link.url, 100.0, scored.score, scored.components, scored.features)
+    assert before.failed("http://music.test/seed-like", 100.0, 1.0)       # no link score
+    state.failures.load(json.loads(json.dumps(before.to_dict())))
+    components, features = state.failures.evidence[link.url]
+    assert components == scored.components and (features == scored.features).all()
+    request = spider._retry_failed_request(link.url, scored.score)
+    assert rescorable(request.meta) and request.meta["retry_failed"]
+    for k in range(30):                     # the link model learns meanwhile
+        state.scorer.feedback(f"http://music.test/p{k}.html", scored.features,
+                              scored.components, k % 3 == 0)
+    fresh = {"link_components": dict(scored.components), "link_features": scored.features}
+    assert rescore_queued(state.scorer, state.traps, [(link.url, request.meta)]) == \
+        rescore_queued(state.scorer, state.traps, [(link.url, fresh)])
+    assert request.meta["link_components"] == fresh["link_components"]
+    assert not rescorable(spider._retry_failed_request("http://music.test/seed-like",
+                                                       1.0).meta)
+    old = {"version": 1, "pages": [[link.url, 1, 100.0, 0.5]]}
+    state.failures.load(old)
+    assert state.failures.evidence == {} and state.failures.due(1e9, 1.0) == [(link.url, 0.5)]
+    assert state.failures.answered(link.url) and not state.failures.evidence
+    with pytest.raises(ValueError, match="not a failed-fetch list"):
+        state.failures.load({"pages": [[link.url, 1, 100.0, 0.5, {"url": 0.1}]]})
+
+
 def test_spider_counts_refused_retries_but_not_stale_copies(tmp_path):
     """A retried failure that the crawl's rules refuse (scope, host cap, robots.txt) counts as
     one more failed run; the copy the fetch-once guard drops as already fetched does not

@@ -246,9 +246,11 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         return self._fixed_request(url, self.parse, again, **meta)
 
     def _retry_failed_request(self, url: str, score: float) -> Request:
-        """A page whose fetch failed in an earlier run, at the score that scheduled it."""
+        """A page whose fetch failed in an earlier run, at the score that scheduled it (and
+        with what that score was made of, so the queue re-scores it as the crawl learns)."""
         self.crawler.stats.inc_value("failed/requests")
-        request = self._request(url, priority_of(score), None, score, None, None)
+        components, features = self.crawl_state.failures.evidence.get(url, (None, None))
+        request = self._request(url, priority_of(score), None, score, components, features)
         request.meta["retry_failed"] = True
         return request.replace(dont_filter=True)
 
@@ -336,7 +338,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             return
         if meta.get("revisit"):
             return
-        kept = failures.failed(url, time.time(), float(meta.get("link_score") or 0.0))
+        kept = failures.failed(url, time.time(), float(meta.get("link_score") or 0.0),
+                               meta.get("link_components"), meta.get("link_features"))
         stats.inc_value("failed/kept" if kept else "failed/given_up")
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
