@@ -164,7 +164,9 @@ class ScopeMiddleware(_CrawlerMiddleware):
     def process_request(self, request: Request, spider=None):
         spider = self.crawler.spider
         meta = request.meta
-        if meta.get("listing") == "sitemap" and not spider.sitemaps.left(meta["sitemap_of"]):
+        budget = getattr(spider, "sitemaps", None)
+        if meta.get("listing") == "sitemap" and budget is not None \
+                and not budget.left(meta["sitemap_of"]):
             self._drop_unfetched(request, "sitemaps/not_fetched_allowance_spent",
                                  f"sitemap not fetched, its host's allowance is spent: "
                                  f"{request.url}")

@@ -526,7 +526,8 @@ def test_sitemaps_of_a_host_whose_allowance_is_spent_are_neither_fetched_nor_rea
                                                                                   tmp_path):
     """An index lists five sitemaps of one new page each; with SITEMAP_MAX_URLS=1 the first
     one read fills the allowance, and the others are dropped before their download or, when
-    already on their way, not read: one listed URL queued, at most two child sitemaps read."""
+    already on their way, not read (a host's sitemaps are read one at a time): one child
+    sitemap read, one listed URL queued."""
     from crawler.testweb.archive import Record, WebArchive
 
     web, _ = demo
@@ -564,9 +565,9 @@ def test_sitemaps_of_a_host_whose_allowance_is_spent_are_neither_fetched_nor_rea
     assert len([u for u in rows if "/wind/listed-" in u]) == 1
 
 
-def test_a_long_sitemap_is_scored_in_chunks_and_fills_the_allowance(demo, tmp_path):
-    """2,500 listed URLs, allowance 500: scored 2,000 at a time between event-loop turns
-    (crawler.spiders.listings.SCORE_CHUNK), and the best 500 of the whole list queued."""
+def test_a_long_sitemap_read_off_the_event_loop_fills_the_allowance(demo, tmp_path):
+    """2,500 listed URLs parsed in a worker thread, allowance 500: the best 500 of the whole
+    list are queued, the best listed last."""
     from crawler.testweb.archive import Record, WebArchive
 
     web, _ = demo
@@ -592,8 +593,8 @@ def test_a_long_sitemap_is_scored_in_chunks_and_fills_the_allowance(demo, tmp_pa
     assert rows[SUNWIND_SITEMAP]["note"] == "sitemap: 2500 URLs, 500 queued"
     summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
     assert summary["sitemaps/urls_passed_over"] == 2000
-    # the wind URLs, the most like the seed's and listed last (in the second chunk), are
-    # among the best 500 and fetched (the trap rules stop the crawl's run of 404s on /shop/
+    # the wind URLs, the most like the seed's and listed last, are among the best 500 and
+    # fetched (the trap rules stop the crawl's run of 404s on /shop/
     # before it fetches all the shop URLs queued)
     fetched = {u for u in rows if rows[u].get("parent") == SUNWIND_SITEMAP}
     assert set(listed[2490:]) <= fetched

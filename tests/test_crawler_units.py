@@ -424,25 +424,6 @@ def test_parent_component_is_the_mean_over_every_page_linking_the_url():
     assert unknown.components["parent"] == 1.0               # nothing recorded: its own value
 
 
-def test_listed_urls_score_the_same_in_chunks_as_in_one_batch():
-    """A long sitemap is scored in chunks (crawler.spiders.listings): with no in-link counted,
-    a link's score depends on the crawl state only, not on the rest of its batch."""
-    scorer = LinkScorer(lambda text: float(text.lower().count("atom")), threshold=0.2)
-    scorer.add_exemplar("http://a.test/wiki/physics/Electron.htm")
-    page = [Link(f"http://a.test/wiki/physics/P{k}.htm", "atom" * (k % 2)) for k in range(20)]
-    scored = scorer.score(page, parent_relevance=0.4, depth=1)
-    for k, s in enumerate(scored):          # a learned model and a site rate
-        scorer.feedback(s.link.url, s.features, s.components, k % 3 == 0)
-    listed = [Link(f"http://{h}.test/{d}/{f}.htm") for h in ("a", "b")
-              for d in ("wiki/physics", "shop", "x/y/z") for f in ("Atom", "gift", "7")]
-    whole = scorer.score(listed, 0.0, 0, inlinks="none")
-    parts = [s for start in range(0, len(listed), 5)
-             for s in scorer.score(listed[start:start + 5], 0.0, 0, inlinks="none")]
-    assert [s.score for s in whole] == [s.score for s in parts]
-    assert [s.components for s in whole] == [s.components for s in parts]
-    assert len({s.score for s in whole}) > 3
-
-
 def test_requests_queued_with_feature_strings_by_an_earlier_version_still_rescore():
     from crawler.link_scoring import link_features
 

@@ -197,3 +197,5 @@ def test_kernel_density_is_scipys_gaussian_kde(weighted):
     spread = np.sqrt(np.average((points - mean) ** 2, weights=w))
     expected = gaussian_kde(points, bw_method=BANDWIDTH / spread, weights=weights)(GRID)
     assert np.allclose(kernel_density(points, weights), expected, rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError, match="two points"):
+        kernel_density(points[:1])

@@ -65,11 +65,16 @@ def score_histogram(scores: Sequence[float] | np.ndarray) -> np.ndarray:
 def kernel_density(points: np.ndarray, weights: np.ndarray | None = None,
                    bandwidth: float = BANDWIDTH) -> np.ndarray:
     """Gaussian kernel density on :data:`GRID` of ``points`` (``weights``: one per point, or
-    equal): one kernel per point, of standard deviation ``bandwidth`` widened by the
-    unbiased-variance correction ``1 / sqrt(1 - sum(w**2))`` of the normalised weights, which
-    is what ``scipy.stats.gaussian_kde`` gives with ``bw_method = bandwidth / spread`` (the
-    points' biased spread); a plain numpy sum, without importing scipy mid-crawl."""
+    equal; at least two points): one kernel per point, of standard deviation ``bandwidth``
+    times ``1 / sqrt(1 - sum(w**2))`` of the normalised weights -- exactly what the rule got
+    from ``scipy.stats.gaussian_kde`` with ``bw_method = bandwidth / spread`` (the points'
+    biased spread): scipy's unbiased weighted variance over the biased one.  Kept so that no
+    threshold decision changes; on binned scores (weights are bin counts) it widens the
+    kernel more than ``sqrt(n / (n - 1))`` would for the ``n`` scores.  A plain numpy sum,
+    without importing scipy mid-crawl."""
     points = np.asarray(points, dtype=float)
+    if len(points) < 2:
+        raise ValueError("kernel_density needs at least two points")
     w = np.full(len(points), 1.0 / len(points)) if weights is None \
         else np.asarray(weights, dtype=float) / float(np.sum(weights))
     scale = bandwidth / np.sqrt(1.0 - float(np.dot(w, w)))

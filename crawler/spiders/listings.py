@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Iterator
 
 from scrapy import Request
 from scrapy.utils.defer import maybe_deferred_to_future
-from twisted.internet import task, threads
+from twisted.internet import threads
 from twisted.internet.defer import DeferredLock
 
 from ..feeds import announced_feeds, read_feed
@@ -21,9 +21,6 @@ from ..links import Link, resolve
 from ..middlewares import is_robots_request
 from ..scope import host_name
 from ..sitemaps import SitemapFile, candidates, listed_urls, read_sitemap, sitemaps_in_robots
-
-SCORE_CHUNK = 2_000     # listed URLs scored between two turns of the event loop
-
 
 def _read_listed(body: bytes, max_size: int, url: str, host: str
                  ) -> tuple[SitemapFile, list[str]]:
@@ -40,12 +37,6 @@ async def _read_off_loop(body: bytes, max_size: int, url: str, host: str
         threads.deferToThread(_read_listed, body, max_size, url, host))
 
 
-async def _event_loop_turn() -> None:
-    """Let the reactor run what is due (downloads, timers) before going on."""
-    from twisted.internet import reactor
-    await maybe_deferred_to_future(task.deferLater(reactor, 0, lambda: None))
-
-
 class ListingsMixin:
     # ------------------------------------------------------------------ sitemaps
     def _robots_received(self, response, request, spider=None) -> None:
@@ -60,25 +51,21 @@ class ListingsMixin:
             if self.sitemaps.take_file(host, url):
                 self.crawler.engine.crawl(self._sitemap_request(url, host))
 
-    def _sitemap_request(self, url: str, host: str, again: bool | None = None,
-                         index: str | None = None) -> Request:
-        """A sitemap of ``host`` (``index``: the sitemap index that lists it); fetched again
-        past the job's seen-URL filter in a run that revisits the host's seeds
-        (``REVISIT_AFTER``; ``again`` overrides)."""
+    def _sitemap_request(self, url: str, host: str, again: bool | None = None) -> Request:
+        """A sitemap of ``host``; fetched again past the job's seen-URL filter in a run that
+        revisits the host's seeds (``REVISIT_AFTER``; ``again`` overrides)."""
         if again is None:
             again = host in self.revisited_hosts
-        extra = {"sitemap_index": index} if index else {}
         return self._fixed_request(url, self.parse_sitemap, again, listing="sitemap",
-                                   sitemap_of=host, download_maxsize=self.sitemap_max_bytes,
-                                   **extra)
+                                   sitemap_of=host, download_maxsize=self.sitemap_max_bytes)
 
     async def parse_sitemap(self, response):
         """Queue the URLs of the seed host a sitemap lists, or the sitemaps a sitemap index
         lists.  A listed URL is scored on the URL alone: no anchor, no context, parent
         relevance 0 (no page vouches for it; with the neutral 0.5 of an unknown parent, listed
         URLs outranked a seed page's links from the sixth fetch on) and no in-link.  A host's
-        sitemaps are read one at a time, and one an index listed is not read once the host's
-        allowance is spent (the protocol allows no index in an index, so it lists pages)."""
+        sitemaps are read one at a time, and none once the host's allowance is spent (an
+        index read then would only list sitemaps ScopeMiddleware drops)."""
         meta, host = response.meta, response.meta["sitemap_of"]
         self.fetched_urls.add(response.url)
         if response.status != 200:
@@ -95,8 +82,9 @@ class ListingsMixin:
             yield request
 
     async def _read_sitemap(self, response, host: str) -> list[Request]:
-        meta, stats, seq = response.meta, self.crawler.stats, response.meta.get("log_seq")
-        if meta.get("sitemap_index") and not self.sitemaps.left(host):
+        """The requests for one fetched sitemap of ``host`` (under the host's lock)."""
+        stats, seq = self.crawler.stats, response.meta.get("log_seq")
+        if not self.sitemaps.left(host):
             stats.inc_value("sitemaps/not_read_allowance_spent")
             self.crawl_log.complete(seq, note="sitemap: not read, the host's allowance is spent")
             return []
@@ -107,17 +95,17 @@ class ListingsMixin:
             stats.inc_value("sitemaps/invalid")
             self.crawl_log.complete(seq, note=f"not a sitemap: {found.reason}")
             return []
-        return await self._sitemap_found(response, host, found, urls)
+        return self._sitemap_found(response, host, found, urls)
 
-    async def _sitemap_found(self, response, host: str, found: SitemapFile,
-                             urls: list[str]) -> list[Request]:
+    def _sitemap_found(self, response, host: str, found: SitemapFile,
+                       urls: list[str]) -> list[Request]:
         """The requests for a parsed sitemap (``found``) of ``host`` listing ``urls``."""
         meta, stats, seq = response.meta, self.crawler.stats, response.meta.get("log_seq")
         stats.inc_value("sitemaps/files")
         if found.kind == "sitemapindex":
             self.crawl_log.complete(seq, note=f"sitemap index: {len(urls)} sitemaps")
             again = bool(meta.get("revisit"))
-            return [self._sitemap_request(url, host, again=again, index=response.url)
+            return [self._sitemap_request(url, host, again=again)
                     for url in urls if self.sitemaps.take_file(host, url)]
         stats.inc_value("sitemaps/urls_listed", len(urls))
         # the allowance goes to URLs the job does not know yet (a queued URL's links already
@@ -127,18 +115,10 @@ class ListingsMixin:
         links = [Link(url) for url in candidates(fresh, left)]
         if self.scope.active:
             links = self._in_scope(links)
-        # taken now, before the event loop runs anything else
+        # over the allowance: the best-scored fill it (one batch, in the reactor's thread:
+        # the scores depend on the crawl state, which must not change in between)
+        requests = self._requests_for(links, response.url, 0.0, 0, inlinks="none", keep=left)
         self.sitemaps.take(host, min(left, len(links)))
-        # over the allowance: the best-scored fill it
-        if self.strategy == "focused" and len(links) > SCORE_CHUNK:
-            scored = []         # a long list scored in chunks, the reactor running between
-            for start in range(0, len(links), SCORE_CHUNK):
-                await _event_loop_turn()
-                scored += self._score(links[start:start + SCORE_CHUNK], 0.0, 0, "none")
-            requests = self._scored_requests(scored, response.url, keep=left)
-        else:
-            requests = self._requests_for(links, response.url, 0.0, 0, inlinks="none",
-                                          keep=left)
         if len(links) > left:
             stats.inc_value("sitemaps/urls_passed_over", len(links) - left)
         stats.inc_value("sitemaps/urls_queued", len(requests))
@@ -224,7 +204,7 @@ class ListingsMixin:
         found, urls = await _read_off_loop(response.body, self.sitemap_max_bytes,
                                            response.url, host)
         if found.kind is not None:
-            for request in await self._sitemap_found(response, host, found, urls):
+            for request in self._sitemap_found(response, host, found, urls):
                 yield request
             return
         feed = read_feed(response.body)

@@ -389,29 +389,17 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             links = links[:keep]
         if not links:
             return []
-        if self.strategy == "focused":
-            return self._scored_requests(self._score(links, relevance, depth, inlinks),
-                                         parent, keep)
+        state = self.crawl_state
         urls = [link.url for link in links]
         if self.strategy == "bfs":
             return [self._request(u, 0, parent, 0.0, None, None) for u in urls
                     if self._enqueue(u, 0)]
-        p = self.crawl_state.scorer.parent_component(relevance)       # "parent"
-        return [self._request(u, priority_of(p), parent, p, {"parent": p}, None)
-                for u in urls if self._enqueue(u, priority_of(p))]
-
-    def _score(self, links: list, relevance: float | None, depth: int,
-               inlinks: str) -> list:
-        """The focused strategy's scores of ``links`` (``LinkScorer.score``: each link's
-        score depends on the crawl state only, not on the other links of the batch)."""
-        state = self.crawl_state
-        return state.scorer.score(links, relevance, depth,
-                                  state.traps.factors([link.url for link in links]),
-                                  inlinks=inlinks)
-
-    def _scored_requests(self, scored: list, parent: str, keep: int | None = None
-                         ) -> list[Request]:
-        """Requests for the scored links worth queuing (``keep``: the best-scored so many)."""
+        if self.strategy == "parent":
+            p = state.scorer.parent_component(relevance)
+            return [self._request(u, priority_of(p), parent, p, {"parent": p}, None)
+                    for u in urls if self._enqueue(u, priority_of(p))]
+        scored = state.scorer.score(links, relevance, depth, state.traps.factors(urls),
+                                    inlinks=inlinks)
         if keep is not None:
             scored = best_scored(scored, keep)
         requests = []
