@@ -92,6 +92,14 @@ class RevisitList:
             self.pages[url] = (kind, when)
 
 
+def _feature_rows(value: Any) -> np.ndarray:
+    """Hashed link-feature rows read back from JSON: a list of ints in ``[0, 2**31)``."""
+    if not isinstance(value, list) or not all(
+            type(r) is int and 0 <= r < 2 ** 31 for r in value):
+        raise ValueError("link features are not a list of row numbers")
+    return np.asarray(value, dtype=np.int32)
+
+
 class FailedFetches:
     """URL -> ``(failed runs in a row, last failure as Unix time, link score)`` of the pages
     whose last fetch failed for a passing reason; ``max_runs``: the runs in a row after which
@@ -168,7 +176,7 @@ class FailedFetches:
                 pages[str(url)] = (int(runs), float(when), float(score))
                 if len(row) == 6:
                     components = {str(k): float(v) for k, v in row[4].items()}
-                    evidence[str(url)] = (components, np.asarray(row[5], dtype=np.int32))
+                    evidence[str(url)] = (components, _feature_rows(row[5]))
                 elif len(row) != 4:
                     raise ValueError(f"a row of {len(row)} fields")
         except (KeyError, TypeError, ValueError, AttributeError) as err:

@@ -690,6 +690,10 @@ def test_a_retried_failure_is_requested_with_its_evidence_and_rescored(tmp_path)
     assert request.meta["link_components"] == fresh["link_components"]
     assert not rescorable(spider._retry_failed_request("http://music.test/seed-like",
                                                        1.0).meta)
+    size = state.scorer.learner.w.size         # rows of a bigger link model: not usable
+    state.failures.load({"version": 2, "pages": [[link.url, 1, 100.0, 0.5, {"url": 0.1},
+                                                  [size]]]})
+    assert not rescorable(spider._retry_failed_request(link.url, 0.5).meta)
     old = {"version": 1, "pages": [[link.url, 1, 100.0, 0.5]]}
     state.failures.load(old)
     assert state.failures.evidence == {} and state.failures.due(1e9, 1.0) == [(link.url, 0.5)]
@@ -729,3 +733,36 @@ def test_spider_counts_refused_retries_but_not_stale_copies(tmp_path):
     assert failures.pages[url][0] == 2
     dropped(IgnoreRequest("outside the crawl's scope"))   # the same run: counted once
     assert failures.pages[url][0] == 2
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                     | st.text(max_size=5),
+                     lambda inner: st.lists(inner, max_size=7)
+                     | st.dictionaries(st.text(max_size=5), inner, max_size=4), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.dictionaries(st.sampled_from(["version", "pages", "x"]), _JSON, max_size=3)
+       | _JSON)
+def test_a_damaged_failed_list_is_a_clear_error_not_a_crash(data):
+    """STATE_DIR/failed.json of any JSON shape: loaded, or a ValueError (which CrawlState.open
+    reports with the file's path); the list keeps what it held when the file is refused."""
+    from crawler.revisit import FailedFetches
+
+    failed = FailedFetches()
+    failed.failed("http://a.test/kept", 1.0, 0.5)
+    try:
+        failed.load(data)
+    except ValueError:
+        assert list(failed.pages) == ["http://a.test/kept"]
+        return
+    json.dumps(failed.to_dict())                  # what loaded can be written back
+
+
+@pytest.mark.parametrize("rows", [[2 ** 40], [[1, 2], [3]], [1.5], [True], [None], [-5], "abc",
+                                  7, {"a": 1}])
+def test_damaged_link_feature_rows_in_the_failed_list_are_refused(rows):
+    from crawler.revisit import FailedFetches
+
+    with pytest.raises(ValueError, match="not a failed-fetch list"):
+        FailedFetches().load({"pages": [["http://a.test/", 1, 1.0, 0.5, {"url": 0.1}, rows]]})

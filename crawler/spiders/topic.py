@@ -250,6 +250,9 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         with what that score was made of, so the queue re-scores it as the crawl learns)."""
         self.crawler.stats.inc_value("failed/requests")
         components, features = self.crawl_state.failures.evidence.get(url, (None, None))
+        if features is not None and features.size \
+                and int(features.max()) >= self.crawl_state.scorer.learner.w.size:
+            components = features = None        # rows of another link model: not usable
         request = self._request(url, priority_of(score), None, score, components, features)
         request.meta["retry_failed"] = True
         return request.replace(dont_filter=True)
