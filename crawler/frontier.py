@@ -267,8 +267,11 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
             request = super().pop()
             if request is None or scorer is None:
                 return request
-            if rescorable(request.meta) and traps.factor(request.url) == 0.0:
+            if rescorable(request.meta) and not request.meta.get("retry_failed") \
+                    and traps.factor(request.url) == 0.0:
                 # a focused-crawl link whose URL template was refused since it was queued
+                # (not a page an earlier run found and kept for a retry: its failure list
+                # would never hear of it, so it goes out, last, at the score it gets)
                 self.crawler.stats.inc_value("frontier/dropped_trap")
                 continue
             rounds += 1

@@ -211,7 +211,8 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
             if state is not None and not meta.get("revisit") and not meta.get("listing"):
                 state.failures.failed(scheduled_url(request), time.time(),
                                       float(meta.get("link_score") or 0),
-                                      meta.get("link_components"), meta.get("link_features"))
+                                      meta.get("link_components"), meta.get("link_features"),
+                                      meta.get("depth", 1))
             self._drop_unfetched(request, "robotstxt/unavailable/requests_dropped",
                                  f"robots.txt answered HTTP {status}: {request.url}")
         delay = self.delays.get(host)

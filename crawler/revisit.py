@@ -93,11 +93,12 @@ class RevisitList:
 
 
 def _feature_rows(value: Any) -> np.ndarray:
-    """Hashed link-feature rows read back from JSON: a list of ints in ``[0, 2**31)``."""
+    """Hashed link-feature rows read back from JSON: a list of ints in ``[0, 2**31)``, sorted
+    and distinct as the link model reads them."""
     if not isinstance(value, list) or not all(
             type(r) is int and 0 <= r < 2 ** 31 for r in value):
         raise ValueError("link features are not a list of row numbers")
-    return np.asarray(value, dtype=np.int32)
+    return np.unique(np.asarray(value, dtype=np.int32))
 
 
 class FailedFetches:
@@ -109,18 +110,18 @@ class FailedFetches:
 
     def __init__(self, max_pages: int = MAX_FAILED, max_runs: int = RETRY_FAILED_TIMES):
         self.pages: dict[str, tuple[int, float, float]] = {}
-        self.evidence: dict[str, tuple[dict, np.ndarray]] = {}
+        self.evidence: dict[str, tuple[dict, np.ndarray, int]] = {}
         self.max_pages = max_pages
         self.max_runs = max_runs
         self._counted: set[str] = set()      # URLs whose failure this run has counted
         self._given_up: set[str] = set()     # URLs given up in this run
 
     def failed(self, url: str, when: float, score: float, components: dict | None = None,
-               features: Any = None) -> bool:
+               features: Any = None, depth: int = 1) -> bool:
         """Record a failed fetch of ``url`` (scheduled at link ``score``, made of
-        ``components`` and hashed ``features`` rows when a link score scheduled it); one
-        failure counts once per run however often it recurs.  False when ``url`` has now
-        failed ``max_runs`` runs in a row and is given up (off the list)."""
+        ``components`` and hashed ``features`` rows of a link at ``depth`` when a link score
+        scheduled it); one failure counts once per run however often it recurs.  False when
+        ``url`` has now failed ``max_runs`` runs in a row and is given up (off the list)."""
         if url in self._given_up:
             return False
         runs = self.pages.pop(url, (0, 0.0, 0.0))[0]
@@ -133,7 +134,11 @@ class FailedFetches:
             return False
         self.pages[url] = (runs, when, score)     # most recent last
         if components is not None and isinstance(features, np.ndarray):
-            self.evidence[url] = (dict(components), features)
+            # a copy: the scorer's rows are views of one array per scored page
+            self.evidence[url] = (dict(components), np.array(features, dtype=np.int32),
+                                  int(depth))
+        else:                           # no usable evidence: none rather than a stale one
+            self.evidence.pop(url, None)
         while len(self.pages) > self.max_pages:   # the oldest failure goes
             oldest = next(iter(self.pages))
             del self.pages[oldest]
@@ -162,8 +167,8 @@ class FailedFetches:
     def to_dict(self) -> dict[str, Any]:
         evidence = self.evidence
         return {"version": 2, "pages": [
-            [u, n, round(t, 3), round(s, 4)] + ([evidence[u][0], evidence[u][1].tolist()]
-                                                if u in evidence else [])
+            [u, n, round(t, 3), round(s, 4)] + ([evidence[u][0], evidence[u][1].tolist(),
+                                                 evidence[u][2]] if u in evidence else [])
             for u, (n, t, s) in self.pages.items()]}
 
     def load(self, data: dict[str, Any]) -> None:
@@ -174,9 +179,11 @@ class FailedFetches:
             for row in data["pages"]:
                 url, runs, when, score = row[:4]
                 pages[str(url)] = (int(runs), float(when), float(score))
-                if len(row) == 6:
+                if len(row) == 7:
                     components = {str(k): float(v) for k, v in row[4].items()}
-                    evidence[str(url)] = (components, _feature_rows(row[5]))
+                    if type(row[6]) is not int or row[6] < 0:
+                        raise ValueError(f"depth {row[6]!r}")
+                    evidence[str(url)] = (components, _feature_rows(row[5]), row[6])
                 elif len(row) != 4:
                     raise ValueError(f"a row of {len(row)} fields")
         except (KeyError, TypeError, ValueError, AttributeError) as err:

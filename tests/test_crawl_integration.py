@@ -404,6 +404,7 @@ def test_a_later_run_fetches_again_a_page_whose_fetch_failed(demo, tmp_path):
     assert [(row[0], row[1]) for row in listed] == [(FLAKY, 1)]
     assert 0 < listed[0][3] <= 1                                      # its link score
     assert set(listed[0][4]) >= {"url", "anchor", "parent"} and listed[0][5]   # its evidence
+    assert listed[0][6] >= 1                                                      # its depth
     assert FLAKY not in {d["url"] for d in _docs(tmp_path)}
 
     second, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir)   # default: never

@@ -674,17 +674,21 @@ def test_a_retried_failure_is_requested_with_its_evidence_and_rescored(tmp_path)
     link = Link("http://music.test/opera/verdi.html", "Verdi's operas", "an opera composer")
     scored = state.scorer.score([link], parent_relevance=0.5, depth=1)[0]
     before = FailedFetches()
-    assert before.failed(link.url, 100.0, scored.score, scored.components, scored.features)
+    assert before.failed(link.url, 100.0, scored.score, scored.components, scored.features, 4)
+    assert before.evidence[link.url][1].base is None      # a copy, not a view of the batch
     assert before.failed("http://music.test/seed-like", 100.0, 1.0)       # no link score
     state.failures.load(json.loads(json.dumps(before.to_dict())))
-    components, features = state.failures.evidence[link.url]
+    components, features, depth = state.failures.evidence[link.url]
     assert components == scored.components and (features == scored.features).all()
+    assert depth == 4
     request = spider._retry_failed_request(link.url, scored.score)
     assert rescorable(request.meta) and request.meta["retry_failed"]
+    assert request.meta["depth"] == 4
     for k in range(30):                     # the link model learns meanwhile
         state.scorer.feedback(f"http://music.test/p{k}.html", scored.features,
                               scored.components, k % 3 == 0)
-    fresh = {"link_components": dict(scored.components), "link_features": scored.features}
+    fresh = {"link_components": dict(scored.components), "link_features": scored.features,
+             "depth": 4}
     assert rescore_queued(state.scorer, state.traps, [(link.url, request.meta)]) == \
         rescore_queued(state.scorer, state.traps, [(link.url, fresh)])
     assert request.meta["link_components"] == fresh["link_components"]
@@ -692,14 +696,17 @@ def test_a_retried_failure_is_requested_with_its_evidence_and_rescored(tmp_path)
                                                        1.0).meta)
     size = state.scorer.learner.w.size         # rows of a bigger link model: not usable
     state.failures.load({"version": 2, "pages": [[link.url, 1, 100.0, 0.5, {"url": 0.1},
-                                                  [size]]]})
+                                                  [size], 2]]})
     assert not rescorable(spider._retry_failed_request(link.url, 0.5).meta)
+    # failing again without a link score (it became a seed, say): no stale evidence left
+    assert state.failures.failed(link.url, 200.0, 1.0)
+    assert link.url not in state.failures.evidence
     old = {"version": 1, "pages": [[link.url, 1, 100.0, 0.5]]}
     state.failures.load(old)
     assert state.failures.evidence == {} and state.failures.due(1e9, 1.0) == [(link.url, 0.5)]
     assert state.failures.answered(link.url) and not state.failures.evidence
     with pytest.raises(ValueError, match="not a failed-fetch list"):
-        state.failures.load({"pages": [[link.url, 1, 100.0, 0.5, {"url": 0.1}]]})
+        state.failures.load({"pages": [[link.url, 1, 100.0, 0.5, {"url": 0.1}, [1]]]})
 
 
 def test_spider_counts_refused_retries_but_not_stale_copies(tmp_path):
@@ -765,4 +772,9 @@ def test_damaged_link_feature_rows_in_the_failed_list_are_refused(rows):
     from crawler.revisit import FailedFetches
 
     with pytest.raises(ValueError, match="not a failed-fetch list"):
-        FailedFetches().load({"pages": [["http://a.test/", 1, 1.0, 0.5, {"url": 0.1}, rows]]})
+        FailedFetches().load({"pages": [["http://a.test/", 1, 1.0, 0.5, {"url": 0.1}, rows,
+                                         1]]})
+    FailedFetches().load({"pages": [["http://a.test/", 1, 1.0, 0.5, {"url": 0.1}, [3, 1], 1]]})
+    with pytest.raises(ValueError, match="depth"):
+        FailedFetches().load({"pages": [["http://a.test/", 1, 1.0, 0.5, {"url": 0.1}, [1],
+                                         -1]]})

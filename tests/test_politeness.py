@@ -451,3 +451,32 @@ def test_crawl_skips_a_host_whose_robots_txt_answers_503(tmp_path, disallow):
     else:
         assert len(sunwind) >= 5
         assert "robotstxt/unavailable/hosts" not in summary
+
+
+def test_frontier_drops_a_link_of_a_refused_template_but_not_a_retried_failure(tmp_path):
+    """A queued link whose URL template the trap rules refused since is dropped at the head;
+    a page an earlier run kept for a retry goes out all the same (its failure list would
+    never hear of a drop)."""
+    from crawler.link_scoring import LinkScorer
+    from crawler.links import Link
+    from crawler.traps import TrapDetector
+
+    crawler, queue = _queue_with_downloader(tmp_path, per_domain=8)
+    scorer, traps = LinkScorer(lambda text: 0.0, threshold=0.2), TrapDetector()
+    crawler.spider = SimpleNamespace(crawl_state=SimpleNamespace(scorer=scorer, traps=traps))
+    for k in range(40):                             # overall rate about 0.5
+        traps.record(f"http://w.test/article/{k}", accepted=k % 2 == 0)
+    cal = "http://w.test/calendar/{}/01/"
+    traps.record(cal.format(2024), accepted=True)
+    for year in range(1970, 1990):                  # 20 misses in a row: refused
+        traps.record(cal.format(year), accepted=False)
+    assert traps.factor(cal.format(2001)) == 0.0
+    scored = scorer.score([Link(cal.format(2001)), Link(cal.format(2002))], 0.5, 1)
+    for s, retry in zip(scored, (False, True)):
+        meta = {"link_components": s.components, "link_features": s.features, "depth": 2}
+        if retry:
+            meta["retry_failed"] = True
+        queue.push(Request(s.link.url, priority=s.priority, meta=meta))
+    popped = queue.pop()
+    assert popped is not None and popped.url == cal.format(2002)
+    assert queue.pop() is None and crawler.stats.get_value("frontier/dropped_trap") == 1

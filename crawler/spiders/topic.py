@@ -249,12 +249,15 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         """A page whose fetch failed in an earlier run, at the score that scheduled it (and
         with what that score was made of, so the queue re-scores it as the crawl learns)."""
         self.crawler.stats.inc_value("failed/requests")
-        components, features = self.crawl_state.failures.evidence.get(url, (None, None))
+        components, features, depth = self.crawl_state.failures.evidence.get(
+            url, (None, None, None))
         if features is not None and features.size \
                 and int(features.max()) >= self.crawl_state.scorer.learner.w.size:
-            components = features = None        # rows of another link model: not usable
+            components = features = depth = None    # rows of another link model: unusable
         request = self._request(url, priority_of(score), None, score, components, features)
         request.meta["retry_failed"] = True
+        if depth is not None:
+            request.meta["depth"] = depth       # the queue's re-scoring decays by it
         return request.replace(dont_filter=True)
 
     def _fixed_request(self, url: str, callback, again: bool, **meta) -> Request:
@@ -342,13 +345,17 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         if meta.get("revisit"):
             return
         kept = failures.failed(url, time.time(), float(meta.get("link_score") or 0.0),
-                               meta.get("link_components"), meta.get("link_features"))
+                               meta.get("link_components"), meta.get("link_features"),
+                               meta.get("depth", 1))
         stats.inc_value("failed/kept" if kept else "failed/given_up")
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
         """Feedback of one fetch to the link model, the trap statistics and the exemplars (a
         revisit gives none: the first fetch of the page did)."""
         if meta.get("revisit"):
+            return
+        if meta.get("retry_failed"):    # its link taught the model once, at its first fetch
+            self.crawl_state.judged(url, None, None, accepted, on_topic)
             return
         self.crawl_state.judged(url, meta.get("link_features"), meta.get("link_components"),
                                 accepted, on_topic)
