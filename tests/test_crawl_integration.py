@@ -426,6 +426,40 @@ def test_a_later_run_fetches_again_a_page_whose_fetch_failed(demo, tmp_path):
 
 SITEMAP_INDEX = "http://www.weekend.test/sitemap-index.xml"
 SITEMAP_POSTS = "http://www.weekend.test/sitemaps/posts.xml.gz"
+_SITEMAP_NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+_XML = (("Content-Type", "application/xml"),)
+
+
+def _urlset(urls, lastmod: str | None = None) -> bytes:
+    """A sitemap listing ``urls`` (each with ``lastmod`` when given)."""
+    extra = f"<lastmod>{lastmod}</lastmod>" if lastmod else ""
+    return (f'<?xml version="1.0" encoding="UTF-8"?><urlset {_SITEMAP_NS}>'
+            + "".join(f"<url><loc>{u}</loc>{extra}</url>" for u in urls)
+            + "</urlset>").encode()
+
+
+def _sitemap_index(urls) -> bytes:
+    """A sitemap index listing the sitemaps ``urls``."""
+    return (f'<?xml version="1.0" encoding="UTF-8"?><sitemapindex {_SITEMAP_NS}>'
+            + "".join(f"<sitemap><loc>{u}</loc></sitemap>" for u in urls)
+            + "</sitemapindex>").encode()
+
+
+def _sunwind_with_sitemaps(web, named: str, sitemaps: dict, pages=()):
+    """The demo web whose sunwind site's robots.txt names sitemap ``named``; ``sitemaps``:
+    URL -> XML body; ``pages``: URLs that answer with the new renewable-energy post."""
+    from crawler.testweb.archive import Record, WebArchive
+
+    records = dict(web.records)
+    robots = records["http://www.sunwind.test/robots.txt"]
+    records[robots.url] = Record(robots.url, 200, "OK", robots.headers,
+                                 robots.body + f"\nSitemap: {named}\n".encode())
+    for url, body in sitemaps.items():
+        records[url] = Record(url, 200, "OK", _XML, body)
+    post = _web_with_a_new_post(web).records[NEW_POST]
+    for url in pages:
+        records[url] = Record(url, 200, "OK", post.headers, post.body)
+    return WebArchive(records=records, labels=web.labels, seeds=web.seeds)
 
 
 def _web_with_a_sitemap(web):
@@ -442,19 +476,13 @@ def _web_with_a_sitemap(web):
     robots = records["http://www.weekend.test/robots.txt"]
     records[robots.url] = Record(robots.url, 200, "OK", robots.headers,
                                  robots.body + f"Sitemap: {SITEMAP_INDEX}\n".encode())
-    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-    index = (f'<?xml version="1.0" encoding="UTF-8"?><sitemapindex {ns}><sitemap><loc>'
-             f'{SITEMAP_POSTS}</loc></sitemap></sitemapindex>').encode()
     listed = [NEW_POST, "http://www.weekend.test/football/stadium-solar-roof.html",
               "http://www.sunwind.test/", "javascript:void(0)"]
-    urlset = (f'<?xml version="1.0" encoding="UTF-8"?><urlset {ns}>'
-              + "".join(f"<url><loc>{u}</loc><lastmod>2026-11-20</lastmod></url>"
-                        for u in listed) + "</urlset>").encode()
-    xml = (("Content-Type", "application/xml"),)
-    records[SITEMAP_INDEX] = Record(SITEMAP_INDEX, 200, "OK", xml, index)
+    records[SITEMAP_INDEX] = Record(SITEMAP_INDEX, 200, "OK", _XML,
+                                    _sitemap_index([SITEMAP_POSTS]))
     records[SITEMAP_POSTS] = Record(SITEMAP_POSTS, 200, "OK",
                                     (("Content-Type", "application/x-gzip"),),
-                                    gzip.compress(urlset))
+                                    gzip.compress(_urlset(listed, lastmod="2026-11-20")))
     return WebArchive(records=records, labels=web.labels, seeds=web.seeds)
 
 
@@ -495,24 +523,11 @@ def test_a_sitemap_over_the_allowance_queues_its_best_scored_urls(demo, tmp_path
     """Seeded with a sunwind wind article and SITEMAP_MAX_URLS=1, a sitemap listing three
     shop pages and then a new wind article, none of them linked, queues the wind article (the
     most like the seed's URL), not the first listed."""
-    from crawler.testweb.archive import Record, WebArchive
-
     web, _ = demo
-    records = dict(web.records)
-    robots = records["http://www.sunwind.test/robots.txt"]
-    records[robots.url] = Record(robots.url, 200, "OK", robots.headers,
-                                 robots.body + f"\nSitemap: {SUNWIND_SITEMAP}\n".encode())
     listed = [f"http://www.sunwind.test/shop/gift-card-{i}.html" for i in range(3)] + [WIND_NEW]
-    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-    urlset = (f'<?xml version="1.0" encoding="UTF-8"?><urlset {ns}>'
-              + "".join(f"<url><loc>{u}</loc></url>" for u in listed) + "</urlset>").encode()
-    records[SUNWIND_SITEMAP] = Record(SUNWIND_SITEMAP, 200, "OK",
-                                      (("Content-Type", "application/xml"),), urlset)
-    post = _web_with_a_new_post(web).records[NEW_POST]
-    for url in listed:
-        records[url] = Record(url, 200, "OK", post.headers, post.body)
-    with serve_in_thread(WebArchive(records=records, labels=web.labels,
-                                    seeds=web.seeds)) as server:
+    with serve_in_thread(_sunwind_with_sitemaps(web, SUNWIND_SITEMAP,
+                                                {SUNWIND_SITEMAP: _urlset(listed)},
+                                                listed)) as server:
         result, text = _crawl(tmp_path, server, web.seeds + [WIND_SEED], SITEMAP_MAX_URLS=1)
     assert result.returncode == 0, text[-2000:]
     rows = {r["url"]: r for r in _log(tmp_path) if not r.get("robots")}
@@ -529,29 +544,13 @@ def test_sitemaps_of_a_host_whose_allowance_is_spent_are_neither_fetched_nor_rea
     one read fills the allowance, and the others are dropped before their download or, when
     already on their way, not read (a host's sitemaps are read one at a time): one child
     sitemap read, one listed URL queued."""
-    from crawler.testweb.archive import Record, WebArchive
-
     web, _ = demo
-    records = dict(web.records)
-    robots = records["http://www.sunwind.test/robots.txt"]
     index_url = "http://www.sunwind.test/sitemap-index.xml"
-    records[robots.url] = Record(robots.url, 200, "OK", robots.headers,
-                                 robots.body + f"\nSitemap: {index_url}\n".encode())
-    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-    xml = (("Content-Type", "application/xml"),)
-    post = _web_with_a_new_post(web).records[NEW_POST]
     children = [f"http://www.sunwind.test/sitemaps/part-{i}.xml" for i in range(5)]
-    for i, child in enumerate(children):
-        page = f"http://www.sunwind.test/wind/listed-{i}.html"
-        records[page] = Record(page, 200, "OK", post.headers, post.body)
-        records[child] = Record(child, 200, "OK", xml, (
-            f'<?xml version="1.0"?><urlset {ns}><url><loc>{page}</loc></url></urlset>').encode())
-    records[index_url] = Record(index_url, 200, "OK", xml, (
-        f'<?xml version="1.0"?><sitemapindex {ns}>'
-        + "".join(f"<sitemap><loc>{c}</loc></sitemap>" for c in children)
-        + "</sitemapindex>").encode())
-    with serve_in_thread(WebArchive(records=records, labels=web.labels,
-                                    seeds=web.seeds)) as server:
+    pages = [f"http://www.sunwind.test/wind/listed-{i}.html" for i in range(5)]
+    sitemaps = {child: _urlset([page]) for child, page in zip(children, pages)}
+    sitemaps[index_url] = _sitemap_index(children)
+    with serve_in_thread(_sunwind_with_sitemaps(web, index_url, sitemaps, pages)) as server:
         result, text = _crawl(tmp_path, server, web.seeds + [WIND_SEED], SITEMAP_MAX_URLS=1,
                               CONCURRENT_REQUESTS_PER_DOMAIN=1)
     assert result.returncode == 0, text[-2000:]
@@ -569,25 +568,12 @@ def test_sitemaps_of_a_host_whose_allowance_is_spent_are_neither_fetched_nor_rea
 def test_a_long_sitemap_read_off_the_event_loop_fills_the_allowance(demo, tmp_path):
     """2,500 listed URLs parsed in a worker thread, allowance 500: the best 500 of the whole
     list are queued, the best listed last."""
-    from crawler.testweb.archive import Record, WebArchive
-
     web, _ = demo
-    records = dict(web.records)
-    robots = records["http://www.sunwind.test/robots.txt"]
-    records[robots.url] = Record(robots.url, 200, "OK", robots.headers,
-                                 robots.body + f"\nSitemap: {SUNWIND_SITEMAP}\n".encode())
     listed = [f"http://www.sunwind.test/shop/item-{i}.html" for i in range(2490)] + \
              [f"http://www.sunwind.test/wind/turbine-{i}.html" for i in range(10)]
-    post = _web_with_a_new_post(web).records[NEW_POST]
-    for url in listed[2490:]:
-        records[url] = Record(url, 200, "OK", post.headers, post.body)
-    ns = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
-    records[SUNWIND_SITEMAP] = Record(SUNWIND_SITEMAP, 200, "OK",
-                                      (("Content-Type", "application/xml"),), (
-        f'<?xml version="1.0"?><urlset {ns}>'
-        + "".join(f"<url><loc>{u}</loc></url>" for u in listed) + "</urlset>").encode())
-    with serve_in_thread(WebArchive(records=records, labels=web.labels,
-                                    seeds=web.seeds)) as server:
+    with serve_in_thread(_sunwind_with_sitemaps(web, SUNWIND_SITEMAP,
+                                                {SUNWIND_SITEMAP: _urlset(listed)},
+                                                listed[2490:])) as server:
         result, text = _crawl(tmp_path, server, web.seeds + [WIND_SEED], SITEMAP_MAX_URLS=500)
     assert result.returncode == 0, text[-2000:]
     rows = {r["url"]: r for r in _log(tmp_path) if not r.get("robots")}
