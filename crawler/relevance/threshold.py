@@ -86,12 +86,15 @@ def binned_density(counts: np.ndarray, bandwidth: float = BANDWIDTH) -> np.ndarr
     """Gaussian kernel density on :data:`GRID` of scores given as :func:`score_histogram`
     counts: one kernel per used bin, at its centre, weighted by its count."""
     used = np.flatnonzero(counts)
-    centres, weights = (used + 0.5) * BIN_WIDTH, counts[used].astype(float)
-    mean = float(np.average(centres, weights=weights))
-    spread = float(np.sqrt(np.average((centres - mean) ** 2, weights=weights)))
-    if len(used) < 2 or spread <= 0:
-        return np.exp(-0.5 * ((GRID - mean) / bandwidth) ** 2)
-    return kernel_density(centres, weights, bandwidth)
+    centres = (used + 0.5) * BIN_WIDTH
+    if len(used) < 2:           # one bin: no spread (two distinct bins always have one)
+        return _one_kernel(centres[0], bandwidth)
+    return kernel_density(centres, counts[used].astype(float), bandwidth)
+
+
+def _one_kernel(at: float, bandwidth: float) -> np.ndarray:
+    """The (unnormalised) density of scores that are all ``at``: one kernel."""
+    return np.exp(-0.5 * ((GRID - at) / bandwidth) ** 2)
 
 
 def score_density(scores: np.ndarray, bandwidth: float = BANDWIDTH) -> np.ndarray:
@@ -100,9 +103,8 @@ def score_density(scores: np.ndarray, bandwidth: float = BANDWIDTH) -> np.ndarra
     their counts (:func:`binned_density`), so a check costs the same at any crawl length."""
     if len(scores) > BIN_ABOVE:
         return binned_density(score_histogram(scores), bandwidth)
-    spread = float(scores.std())
-    if spread <= 0:
-        return np.exp(-0.5 * ((GRID - scores[0]) / bandwidth) ** 2)
+    if float(scores.std()) <= 0:
+        return _one_kernel(scores[0], bandwidth)
     return kernel_density(scores, None, bandwidth)
 
 

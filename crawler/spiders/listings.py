@@ -22,6 +22,7 @@ from ..middlewares import is_robots_request
 from ..scope import host_name
 from ..sitemaps import SitemapFile, candidates, listed_urls, read_sitemap, sitemaps_in_robots
 
+
 def _read_listed(body: bytes, max_size: int, url: str, host: str
                  ) -> tuple[SitemapFile, list[str]]:
     """A sitemap parsed, and the URLs of ``host`` it lists: run in a worker thread."""
