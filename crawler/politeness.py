@@ -209,10 +209,7 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
             state = getattr(self.crawler.spider, "crawl_state", None)
             meta = request.meta
             if state is not None and not meta.get("revisit") and not meta.get("listing"):
-                state.failures.failed(scheduled_url(request), time.time(),
-                                      float(meta.get("link_score") or 0),
-                                      meta.get("link_components"), meta.get("link_features"),
-                                      meta.get("depth", 1))
+                state.failures.failed_request(scheduled_url(request), time.time(), meta)
             self._drop_unfetched(request, "robotstxt/unavailable/requests_dropped",
                                  f"robots.txt answered HTTP {status}: {request.url}")
         delay = self.delays.get(host)

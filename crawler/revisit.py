@@ -145,6 +145,13 @@ class FailedFetches:
             self.evidence.pop(oldest, None)
         return True
 
+    def failed_request(self, url: str, when: float, meta: dict) -> bool:
+        """:meth:`failed` for a request of ``meta``: its link score, components, features and
+        depth (``link_score`` ... as the spider schedules a link; none for a seed)."""
+        return self.failed(url, when, float(meta.get("link_score") or 0.0),
+                           meta.get("link_components"), meta.get("link_features"),
+                           meta.get("depth", 1))
+
     def answered(self, url: str) -> bool:
         """``url`` got an answer that is not a passing failure: off the list.  True when it
         was listed."""

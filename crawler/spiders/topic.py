@@ -344,9 +344,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             return
         if meta.get("revisit"):
             return
-        kept = failures.failed(url, time.time(), float(meta.get("link_score") or 0.0),
-                               meta.get("link_components"), meta.get("link_features"),
-                               meta.get("depth", 1))
+        kept = failures.failed_request(url, time.time(), meta)
         stats.inc_value("failed/kept" if kept else "failed/given_up")
 
     def _judged(self, meta: dict, url: str, accepted: bool, on_topic: bool = False) -> None:
