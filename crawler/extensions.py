@@ -11,6 +11,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.reactor import CallLaterOnce
 
+from .setting_values import number_setting
+
 log = logging.getLogger(__name__)
 CHECK_EVERY = 10.0
 # [ours] a checkpoint waits, besides the interval, at least this many times the duration of the
@@ -39,10 +41,10 @@ class StallMonitor:
 
     @classmethod
     def from_crawler(cls, crawler):
-        timeout = crawler.settings.getfloat("STALL_TIMEOUT", 300)
+        timeout = number_setting(crawler.settings, "STALL_TIMEOUT", 300)
         if timeout <= 0:
             raise NotConfigured
-        ext = cls(crawler, timeout, crawler.settings.getfloat("STATE_SAVE_INTERVAL", 60))
+        ext = cls(crawler, timeout, number_setting(crawler.settings, "STATE_SAVE_INTERVAL", 60))
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(ext.response_received, signal=signals.response_received)

@@ -12,7 +12,6 @@ refetches a page.
 from __future__ import annotations
 
 import logging
-from functools import cached_property
 from pathlib import Path
 
 from scrapy import Request
@@ -22,6 +21,7 @@ from scrapy.utils.job import job_dir
 
 from .link_scoring import PRIORITY_LEVELS, priority_of
 from .politeness import slot_full
+from .setting_values import number_setting
 
 log = logging.getLogger(__name__)
 UPGRADE_MARGIN = 5   # a rediscovery must beat the queued priority by this much
@@ -168,6 +168,13 @@ def rescore_queued(scorer, traps, queued: list[tuple[str, dict]]) -> list[int]:
     return [priority_of(score) for score in scores]
 
 
+def busy_host_slack(settings) -> int:
+    """``FRONTIER_BUSY_HOST_SLACK`` in priority levels (``ValueError`` naming it when bad; the
+    spider reads it at set-up too, so that a bad value stops the crawl before it opens)."""
+    return round(number_setting(settings, "FRONTIER_BUSY_HOST_SLACK", BUSY_HOST_SLACK,
+                                maximum=1.0) * PRIORITY_LEVELS)
+
+
 class RescoringPriorityQueue(ScrapyPriorityQueue):
     """Global best-first queue (``ScrapyPriorityQueue``: highest priority first, across all
     domains) whose priorities follow what the crawl learns.
@@ -190,6 +197,10 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
 
     MAX_ROUNDS = 64
     HELD_MAX = 64    # requests of full hosts passed over in one pop before waiting
+
+    def __init__(self, crawler, *args, **kwargs):
+        super().__init__(crawler, *args, **kwargs)
+        self._slack = busy_host_slack(crawler.settings)
 
     def _reprioritize(self, scorer, traps) -> None:
         """Re-score every queued request carrying link components and queue them again."""
@@ -251,11 +262,6 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         except (AttributeError, RuntimeError):     # no engine yet (a queue built alone)
             return None
 
-    @cached_property
-    def _slack(self) -> int:
-        """``FRONTIER_BUSY_HOST_SLACK`` in priority levels."""
-        slack = self.crawler.settings.getfloat("FRONTIER_BUSY_HOST_SLACK", BUSY_HOST_SLACK)
-        return round(max(0.0, slack) * PRIORITY_LEVELS)
 
     def _pop_best(self) -> Request | None:
         scorer, traps = self._scorer_and_traps()

@@ -19,6 +19,7 @@ from .corpus import (MAX_LINK_SHARE, MIN_CHARS, ShardWriter, compression, link_s
                      refusal, text_chars)
 from .dedup import text_sha1
 from .items import PageItem
+from .setting_values import number_setting
 
 log = logging.getLogger(__name__)
 SIBLING_METHODS = ("e5", "e6")
@@ -43,7 +44,10 @@ class ExtractionPipeline(_StatePipeline):
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
-        self.method = method_name(crawler.settings.get("EXTRACTION_METHOD") or "auto")
+        try:
+            self.method = method_name(crawler.settings.get("EXTRACTION_METHOD") or "auto")
+        except ValueError as error:
+            raise ValueError(f"EXTRACTION_METHOD: {error}") from error
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         site = urlsplit(item.final_url).hostname or ""
@@ -121,14 +125,17 @@ class CorpusWriterPipeline(_StatePipeline):
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
         self.writer: ShardWriter | None = None
-        self.max_link_share = crawler.settings.getfloat("CORPUS_MAX_LINK_SHARE", MAX_LINK_SHARE)
-        self.min_chars = crawler.settings.getint("CORPUS_MIN_CHARS", MIN_CHARS)
+        self.max_link_share = number_setting(crawler.settings, "CORPUS_MAX_LINK_SHARE",
+                                             MAX_LINK_SHARE, maximum=1.0)
+        self.min_chars = number_setting(crawler.settings, "CORPUS_MIN_CHARS", MIN_CHARS,
+                                        integer=True)
         self.compress = compression(crawler.settings.get("CORPUS_COMPRESS"))
+        self.shard_docs = number_setting(crawler.settings, "CORPUS_SHARD_DOCS", 1000,
+                                         integer=True, minimum=1)
 
     def open_spider(self, spider=None) -> None:
-        settings = self.crawler.settings
         self.writer = ShardWriter(self.crawler.spider.corpus_dir / "documents",
-                                  settings.getint("CORPUS_SHARD_DOCS", 1000), self.compress)
+                                  self.shard_docs, self.compress)
 
     def close_spider(self, spider=None) -> None:
         if self.writer is not None:

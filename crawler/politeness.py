@@ -43,6 +43,7 @@ from scrapy.utils.httpobj import urlparse_cached
 
 from .middlewares import _CrawlerMiddleware, is_robots_request, scheduled_url
 from .revisit import hours_setting
+from .setting_values import number_setting
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,20 @@ BACKOFF_HTTP_CODES = (429, 503)
 BACKOFF_START = 1.0      # seconds: the first back-off delay of a host that names no Retry-After
 BACKOFF_MAX_DELAY = 60.0  # seconds: the longest wait and delay of a backed-off host
 BACKOFF_RETRY_TIMES = 3  # retries of a request answered 429 / 503 (each after the back-off)
+
+
+def backoff_codes(settings) -> frozenset[int]:
+    """The ``BACKOFF_HTTP_CODES`` setting (default :data:`BACKOFF_HTTP_CODES`; empty: none) as
+    status codes; ``ValueError`` naming the setting on anything but HTTP statuses."""
+    value = settings.getlist("BACKOFF_HTTP_CODES", list(BACKOFF_HTTP_CODES))
+    try:
+        codes = frozenset(int(c) for c in value if str(c).strip())
+    except (TypeError, ValueError):
+        codes = frozenset({0})
+    if not all(100 <= c <= 599 for c in codes):
+        raise ValueError(f"BACKOFF_HTTP_CODES: expected HTTP status codes (100-599), "
+                         f"got {value!r}")
+    return codes
 
 
 def robots_delay(body: bytes | str, user_agent: str) -> float | None:
@@ -144,7 +159,7 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
         obey = settings.getbool("ROBOTSTXT_OBEY")
         self.honour_delay = obey and settings.getbool("ROBOTSTXT_CRAWL_DELAY", True)
         self.honour_errors = obey and settings.getbool("ROBOTSTXT_UNAVAILABLE_DISALLOW", True)
-        self.max_delay = settings.getfloat("ROBOTSTXT_MAX_CRAWL_DELAY", MAX_CRAWL_DELAY)
+        self.max_delay = number_setting(settings, "ROBOTSTXT_MAX_CRAWL_DELAY", MAX_CRAWL_DELAY)
         self.min_delay = settings.getfloat("DOWNLOAD_DELAY")
         self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT") \
             or "*"
@@ -244,10 +259,10 @@ class PoliteThrottle(AutoThrottle):
     def __init__(self, crawler):
         settings = crawler.settings
         self.adaptive = settings.getbool("AUTOTHROTTLE_ENABLED")
-        codes = settings.getlist("BACKOFF_HTTP_CODES", list(BACKOFF_HTTP_CODES))
-        self.backoff_codes = frozenset(int(c) for c in codes)
-        self.backoff_max = settings.getfloat("BACKOFF_MAX_DELAY", BACKOFF_MAX_DELAY)
-        self.backoff_retries = settings.getint("BACKOFF_RETRY_TIMES", BACKOFF_RETRY_TIMES)
+        self.backoff_codes = backoff_codes(settings)
+        self.backoff_max = number_setting(settings, "BACKOFF_MAX_DELAY", BACKOFF_MAX_DELAY)
+        self.backoff_retries = number_setting(settings, "BACKOFF_RETRY_TIMES", BACKOFF_RETRY_TIMES,
+                                              integer=True)
         # a page whose server asks for longer than the cap waits for a later run only when
         # later runs fetch failed pages again (RETRY_FAILED_AFTER)
         self.retry_later = hours_setting(settings.get("RETRY_FAILED_AFTER"),

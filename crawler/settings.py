@@ -85,6 +85,7 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 BOT_NAME = "focused-crawler"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
+COMMANDS_MODULE = "crawler.commands"   # crawl: a bad setup is one line, not a traceback
 USER_AGENT = "focused-crawler/0.1 (+https://example.invalid/focused-crawler)"
 
 # Politeness: robots.txt, AutoThrottle and per-domain concurrency on by default.

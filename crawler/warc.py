@@ -28,6 +28,7 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from .published import PublishedFiles, gzip_members_length
+from .setting_values import number_setting
 
 
 MODES = ("written", "all")
@@ -149,8 +150,6 @@ def open_archive(settings, corpus_dir: Path, info: dict[str, str]) -> WarcArchiv
     mode = warc_mode(settings.get("CORPUS_WARC"))
     if mode is None:
         return None
-    max_bytes = settings.getint("CORPUS_WARC_MAX_BYTES", MAX_BYTES)
-    if max_bytes <= 0:
-        raise ValueError(f"CORPUS_WARC_MAX_BYTES: expected a positive number of bytes, "
-                         f"got {settings.get('CORPUS_WARC_MAX_BYTES')!r}")
+    max_bytes = number_setting(settings, "CORPUS_WARC_MAX_BYTES", MAX_BYTES, integer=True,
+                               minimum=1)
     return WarcArchive(corpus_dir / "warc", mode, max_bytes, info)

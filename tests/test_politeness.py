@@ -14,12 +14,13 @@ from scrapy.core.downloader import Slot
 from scrapy.exceptions import NotConfigured
 from scrapy.extensions.throttle import AutoThrottle
 from scrapy.http import HtmlResponse
+from scrapy.settings import Settings
 from scrapy.squeues import PickleFifoDiskQueue
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.test import get_crawler
 
 from crawler.frontier import RescoringPriorityQueue
-from crawler.politeness import (PoliteThrottle, retry_after, robots_delay,
+from crawler.politeness import (PoliteThrottle, backoff_codes, retry_after, robots_delay,
                                 robots_unavailable, slot_full)
 from crawler.run import FAST_LOCAL, run_crawl
 from crawler.testweb.archive import DEMO_DIR, Record, WebArchive, load_web
@@ -480,3 +481,15 @@ def test_frontier_drops_a_link_of_a_refused_template_but_not_a_retried_failure(t
     popped = queue.pop()
     assert popped is not None and popped.url == cal.format(2002)
     assert queue.pop() is None and crawler.stats.get_value("frontier/dropped_trap") == 1
+
+
+@pytest.mark.parametrize("value, codes", [("429,503", {429, 503}), ("", set()), ([], set()),
+                                          ("503, ", {503}), ([429], {429})])
+def test_backoff_codes_setting_is_read_as_statuses(value, codes):
+    assert backoff_codes(Settings({"BACKOFF_HTTP_CODES": value})) == codes
+
+
+@pytest.mark.parametrize("value", ["abc", "429,5o3", "42", [700], "1e3"])
+def test_backoff_codes_that_are_not_statuses_are_an_error_naming_the_setting(value):
+    with pytest.raises(ValueError, match="BACKOFF_HTTP_CODES"):
+        backoff_codes(Settings({"BACKOFF_HTTP_CODES": value}))

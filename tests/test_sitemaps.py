@@ -3,11 +3,14 @@ import gzip
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from twisted.internet.defer import CancelledError, Deferred, DeferredLock
 
 from crawler.link_scoring import LinkScorer
 from crawler.links import Link
 from crawler.sitemaps import (MAX_BYTES, ListingBudget, best_scored, candidates, read_sitemap,
                               sitemaps_in_robots, size_cap)
+from crawler.spiders import listings
+from crawler.spiders.listings import holding
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 URLSET = (f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}>'
@@ -164,3 +167,57 @@ def test_a_sitemap_argument_that_cannot_be_crawled_fails_fast():
     spider = TopicSpider(seed="http://a.test/", topic=topic,
                          sitemap="http://a.test/s.xml, http://b.test/s.xml.gz")
     assert spider.sitemap_urls == ["http://a.test/s.xml", "http://b.test/s.xml.gz"]
+
+
+def _hold_in(lock, entered):
+    """A coroutine Deferred that holds ``lock`` through ``holding`` and records its entry."""
+    async def hold():
+        async with holding(lock):
+            entered.append(True)
+    return Deferred.fromCoroutine(hold())
+
+
+def test_a_sitemap_read_cancelled_while_waiting_for_its_hosts_lock_releases_nothing(
+        monkeypatch):
+    monkeypatch.setattr(listings, "maybe_deferred_to_future", lambda d: d)
+    lock, entered, failures = DeferredLock(), [], []
+    lock.acquire()                          # another read holds the host's lock
+    waiting = _hold_in(lock, entered)
+    waiting.addErrback(lambda f: failures.append(f.trap(CancelledError)))
+    assert len(lock.waiting) == 1
+    waiting.cancel()                        # shutdown while it waits
+    assert failures == [CancelledError] and entered == []
+    assert lock.waiting == [] and lock.locked   # out of the queue, the holder keeps it
+    lock.release()
+    assert not lock.locked
+
+
+def test_a_sitemap_read_releases_its_hosts_lock_after_reading_or_failing(monkeypatch):
+    monkeypatch.setattr(listings, "maybe_deferred_to_future", lambda d: d)
+    lock, entered = DeferredLock(), []
+    lock.acquire()
+    first = _hold_in(lock, entered)         # waits for the holder
+    assert entered == [] and lock.locked
+    lock.release()                          # granted: it reads and releases
+    assert entered == [True] and not lock.locked and first.called
+
+    async def failing():
+        async with holding(lock):
+            raise OSError("unreadable")
+    failed = Deferred.fromCoroutine(failing())
+    errors = []
+    failed.addErrback(lambda f: errors.append(f.trap(OSError)))
+    assert errors == [OSError] and not lock.locked
+
+
+def test_a_sitemap_read_cancelled_between_the_grant_and_its_resumption_releases_the_lock(
+        monkeypatch):
+    resumed = Deferred()                    # the event loop has not resumed the read yet
+    monkeypatch.setattr(listings, "maybe_deferred_to_future", lambda d: resumed)
+    lock, entered, failures = DeferredLock(), [], []
+    reading = _hold_in(lock, entered)
+    reading.addErrback(lambda f: failures.append(f.trap(CancelledError)))
+    assert lock.locked                      # granted at once
+    reading.cancel()                        # shutdown before the read resumed
+    assert failures == [CancelledError] and entered == []
+    assert not lock.locked                  # the host's other sitemaps can still be read

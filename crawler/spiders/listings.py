@@ -9,6 +9,7 @@ the seed or on-topic page that announced them.  The parsing lives in ``crawler/s
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 
 from scrapy import Request
 from scrapy.utils.defer import maybe_deferred_to_future
@@ -28,6 +29,21 @@ def _read_listed(body: bytes, max_size: int, url: str, host: str
     """A sitemap parsed, and the URLs of ``host`` it lists: run in a worker thread."""
     found = read_sitemap(body, max_size)
     return found, listed_urls(found, url, host) if found.kind is not None else []
+
+
+@asynccontextmanager
+async def holding(lock: DeferredLock) -> AsyncIterator[None]:
+    """Hold ``lock`` for the body.  It is released only if it was granted to this holder: a
+    holder cancelled while waiting leaves the queue (DeferredLock's canceller) and releases
+    nothing; one cancelled after the grant, before it resumed, still releases it."""
+    granted: list[bool] = []
+    waiting = lock.acquire().addCallback(lambda held: granted.append(True) or held)
+    try:
+        await maybe_deferred_to_future(waiting)
+        yield
+    finally:
+        if granted:
+            lock.release()
 
 
 async def _read_off_loop(body: bytes, max_size: int, url: str, host: str
@@ -73,12 +89,8 @@ class ListingsMixin:
             self.crawl_log.complete(meta.get("log_seq"),
                                     note=f"sitemap: status {response.status}")
             return
-        lock = self.sitemap_locks.setdefault(host, DeferredLock())
-        await maybe_deferred_to_future(lock.acquire())
-        try:
+        async with holding(self.sitemap_locks.setdefault(host, DeferredLock())):
             requests = await self._read_sitemap(response, host)
-        finally:
-            lock.release()
         for request in requests:
             yield request
 

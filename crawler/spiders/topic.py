@@ -30,16 +30,17 @@ from extraction import ParseError, parse
 
 from ..crawl_log import CrawlLog, write_summary
 from ..feeds import FEEDS_PER_HOST
-from ..frontier import UPGRADE_MARGIN
+from ..frontier import UPGRADE_MARGIN, busy_host_slack
 from ..items import PageItem
 from ..link_scoring import SEED_PRIORITY, priority_of
 from ..links import canonical, crawlable, extract_links
 from ..middlewares import AlreadyFetched, is_html, now_iso, scheduled_url
 from ..relevance.topic import CATEGORIES, load_topic
-from ..politeness import BACKOFF_HTTP_CODES
+from ..politeness import BACKOFF_HTTP_CODES, backoff_codes
 from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, hours_setting
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
+from ..setting_values import directory_setting, number_setting
 from ..sitemaps import MAX_URLS_PER_HOST, ListingBudget, best_scored, size_cap
 from ..state import CrawlState
 from ..traps import leads_elsewhere
@@ -142,8 +143,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
     def from_crawler(cls, crawler, *args, **kwargs):
         spider = super().from_crawler(crawler, *args, **kwargs)
         settings = crawler.settings
-        spider.corpus_dir = Path(settings.get("CORPUS_DIR") or "corpus")
-        spider.corpus_dir.mkdir(parents=True, exist_ok=True)
+        spider.corpus_dir = directory_setting(settings.get("CORPUS_DIR"), "CORPUS_DIR", "corpus")
+        state_dir = directory_setting(settings.get("STATE_DIR"), "STATE_DIR", "state")
         spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
         spider.revisit_after = hours_setting(settings.get("REVISIT_AFTER"), "REVISIT_AFTER")
         spider.retry_failed_after = hours_setting(settings.get("RETRY_FAILED_AFTER"),
@@ -155,38 +156,41 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                                         for e in settings.getlist("RETRY_EXCEPTIONS"))
         # "come back later": such an answer says nothing of the page (no feedback), whether
         # or not the host is backed off for it
-        spider.later_statuses = frozenset(BACKOFF_HTTP_CODES) | frozenset(
-            int(c) for c in settings.getlist("BACKOFF_HTTP_CODES", []))
-        spider.sitemaps = ListingBudget(max_urls=settings.getint("SITEMAP_MAX_URLS",
-                                                                 MAX_URLS_PER_HOST))
+        spider.later_statuses = frozenset(BACKOFF_HTTP_CODES) | backoff_codes(settings)
+        spider.sitemaps = ListingBudget(max_urls=number_setting(
+            settings, "SITEMAP_MAX_URLS", MAX_URLS_PER_HOST, integer=True))
         spider.sitemap_max_bytes = size_cap(settings.getint("DOWNLOAD_MAXSIZE"))
         spider.sitemap_locks = {}           # host -> DeferredLock: one sitemap read at a time
         spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
         spider.follow_feeds = settings.getbool("FOLLOW_FEEDS", True)
-        spider.feeds = ListingBudget(max_files=settings.getint("FEEDS_PER_HOST",
-                                                               FEEDS_PER_HOST), max_urls=0)
+        spider.feeds = ListingBudget(max_files=number_setting(
+            settings, "FEEDS_PER_HOST", FEEDS_PER_HOST, integer=True), max_urls=0)
         spider.revisited_hosts: set[str] = set()
+        busy_host_slack(settings)           # the frontier's: checked before the crawl opens
         spider.scope = Scope.from_settings(settings, spider.allowed_domains)
         for url in spider.seeds:
             why = spider.scope.refusal(canonical(url))
             if why:
                 raise ValueError(f"seed {url!r} is outside the crawl's scope ({why}: "
                                  f"{spider.scope.describe()})")
-        threshold = settings.get("RELEVANCE_THRESHOLD")
         spider.crawl_state = CrawlState.open(
-            settings.get("STATE_DIR") or "state", spider.topic,
-            threshold=float(threshold) if threshold not in (None, "") else None,
-            auto_accept=settings.getfloat("FEATURE_AUTO_ACCEPT", 0.1),
-            sibling_pages=settings.getint("SIBLING_CACHE_PAGES", 8),
+            state_dir, spider.topic,
+            threshold=number_setting(settings, "RELEVANCE_THRESHOLD", None, maximum=1.0),
+            auto_accept=number_setting(settings, "FEATURE_AUTO_ACCEPT", 0.1),
+            sibling_pages=number_setting(settings, "SIBLING_CACHE_PAGES", 8, integer=True),
             relevance_options=relevance_options(settings),
             auto_threshold=settings.getbool("RELEVANCE_AUTO_THRESHOLD", True),
             learn_from=settings.get("FEATURE_LEARN_FROM") or "written")
-        spider.crawl_state.failures.max_runs = settings.getint("RETRY_FAILED_TIMES",
-                                                               RETRY_FAILED_TIMES)
+        spider.crawl_state.failures.max_runs = number_setting(
+            settings, "RETRY_FAILED_TIMES", RETRY_FAILED_TIMES, integer=True)
         for url in spider.seeds:
             spider.crawl_state.scorer.add_exemplar(canonical(url))
-        spider.crawl_log = CrawlLog(settings.get("CRAWL_LOG")
-                                    or spider.corpus_dir / "crawl-log.jsonl")
+        log_path = Path(settings.get("CRAWL_LOG") or spider.corpus_dir / "crawl-log.jsonl")
+        try:
+            spider.crawl_log = CrawlLog(log_path)
+        except OSError as error:
+            raise ValueError(f"CRAWL_LOG: cannot open {str(log_path)!r}: "
+                             f"{error.strerror or error}") from error
         spider.warc = open_archive(settings, spider.corpus_dir, {
             "isPartOf": spider.topic.name,
             "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",

@@ -1,0 +1,60 @@
+"""``scrapy crawl`` that reports a bad crawl setup in one line instead of a traceback.
+
+A malformed topic file, a bad seed or a bad setting stops the crawl before it starts with
+a ``ValueError`` (``TopicError`` included) or an ``OSError`` (an unwritable ``CORPUS_DIR``)
+whose message names the file, key or setting and the problem.  Scrapy leaves it to asyncio,
+which prints it as "Task exception was never retrieved" with a traceback.  This command logs
+``the crawl could not start: MESSAGE`` at ERROR instead (the traceback at DEBUG) and exits
+with status 1, as Scrapy does.  Any other exception keeps its traceback.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from scrapy.commands.crawl import Command as ScrapyCrawl
+from scrapy.exceptions import UsageError
+from twisted.internet.defer import Deferred
+from twisted.python.failure import Failure
+
+log = logging.getLogger(__name__)
+
+SETUP_ERRORS = (ValueError, OSError)
+
+
+def report_setup_error(error: BaseException) -> bool:
+    """Report ``error`` in one line when it is a bad crawl setup; False for anything else."""
+    if not isinstance(error, SETUP_ERRORS):
+        return False
+    log.debug("the crawl could not start", exc_info=error)
+    log.error("the crawl could not start: %s", error)
+    return True
+
+
+class Command(ScrapyCrawl):
+    def run(self, args: list[str], opts) -> None:
+        if len(args) < 1:
+            raise UsageError
+        if len(args) > 1:
+            raise UsageError("running 'scrapy crawl' with more than one spider is not supported")
+        assert self.crawler_process
+        started = self.crawler_process.crawl(self._create_crawler(args[0]), **opts.spargs)
+        if isinstance(started, asyncio.Future):
+            started.add_done_callback(_retrieve_setup_error)
+        elif isinstance(started, Deferred):
+            started.addErrback(_consume_setup_error)
+        self.crawler_process.start()
+        if self.crawler_process.bootstrap_failed:
+            self.exitcode = 1
+
+
+def _retrieve_setup_error(task: asyncio.Future) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()        # retrieved: asyncio no longer prints it
+    if error is not None and not report_setup_error(error):
+        log.error("the crawl failed", exc_info=error)
+
+
+def _consume_setup_error(failure: Failure) -> Failure | None:
+    return None if report_setup_error(failure.value) else failure

@@ -1,0 +1,79 @@
+"""Settings read with errors naming the setting, and ``scrapy crawl``'s one-line report of a
+bad crawl setup (crawler/setting_values.py, crawler/commands/crawl.py)."""
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from scrapy.settings import Settings
+
+from crawler.run import crawl_command
+from crawler.setting_values import directory_setting, number_setting
+
+ROOT = Path(__file__).resolve().parent.parent
+TOPIC = ROOT / "settings" / "topics" / "music.toml"
+
+
+@pytest.mark.parametrize("raw, kwargs, value", [
+    (None, {}, 7), ("", {}, 7), ("  ", {}, 7), ("3", {"integer": True}, 3),
+    ("1e3", {"integer": True}, 1000),
+    ("0.25", {"maximum": 1.0}, 0.25), (0, {"integer": True}, 0), (2.0, {}, 2.0)])
+def test_a_number_setting_in_range_or_unset_is_read(raw, kwargs, value):
+    got = number_setting(Settings({"N": raw}), "N", 7, **kwargs)
+    assert got == value and type(got) is type(value)
+
+
+@pytest.mark.parametrize("raw, kwargs", [
+    ("abc", {}), ("1.5", {"integer": True}), ("-1", {}), ("2", {"maximum": 1.0}),
+    ("0", {"minimum": 1}), ("nan", {}), ("inf", {"integer": True}), ([3], {})])
+def test_a_bad_number_setting_is_an_error_naming_it_and_the_value(raw, kwargs):
+    with pytest.raises(ValueError) as error:
+        number_setting(Settings({"SOME_SETTING": raw}), "SOME_SETTING", 1, **kwargs)
+    assert str(error.value).startswith("SOME_SETTING: expected") and repr(raw) in str(error.value)
+
+
+def test_a_directory_setting_is_created_or_an_error_naming_it(tmp_path):
+    assert directory_setting(str(tmp_path / "a" / "b"), "CORPUS_DIR", "corpus").is_dir()
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ValueError, match="STATE_DIR: cannot create the directory .*file"):
+        directory_setting(str(tmp_path / "file"), "STATE_DIR", "state")
+
+
+def _crawl(tmp_path, topic, **settings):
+    """``scrapy crawl topic`` against a closed port: the set-up runs, no page is fetched."""
+    settings = {"CORPUS_DIR": str(tmp_path / "c"), "STATE_DIR": str(tmp_path / "s"),
+                "RETRY_TIMES": "0", **settings}
+    env = dict(os.environ, SCRAPY_SETTINGS_MODULE="crawler.settings",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run(crawl_command(topic, ["http://127.0.0.1:9/"], settings), env=env,
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("setting, message", [
+    ({"SITEMAP_MAX_URLS": "many"}, "SITEMAP_MAX_URLS: expected a whole number >= 0, got 'many'"),
+    ({"FRONTIER_BUSY_HOST_SLACK": "2"}, "FRONTIER_BUSY_HOST_SLACK: expected a number in [0, 1]"),
+    ({"CORPUS_SHARD_DOCS": "0"}, "CORPUS_SHARD_DOCS: expected a whole number >= 1, got '0'"),
+    ({"EXTRACTION_METHOD": "nonsense"}, "EXTRACTION_METHOD: unknown extraction method"),
+    ({"BACKOFF_HTTP_CODES": "429,soon"}, "BACKOFF_HTTP_CODES: expected HTTP status codes")])
+def test_a_bad_setting_stops_the_crawl_in_one_line_without_a_traceback(tmp_path, setting,
+                                                                       message):
+    result = _crawl(tmp_path, TOPIC, **setting)
+    assert result.returncode == 1
+    assert f"ERROR: the crawl could not start: {message}" in result.stderr, result.stderr[-2000:]
+    assert "Traceback" not in result.stderr, result.stderr[-3000:]
+
+
+def test_a_malformed_topic_file_stops_the_crawl_in_one_line_naming_file_and_key(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = 3\n[features]\nterms = ["a"]\n')
+    result = _crawl(tmp_path, bad)
+    assert result.returncode == 1
+    assert f"the crawl could not start: {bad}: key 'name': expected a non-empty string" \
+        in result.stderr and "Traceback" not in result.stderr, result.stderr[-3000:]
+
+
+def test_a_corpus_dir_that_is_a_file_stops_the_crawl_naming_the_setting(tmp_path):
+    (tmp_path / "taken").write_text("x")
+    result = _crawl(tmp_path, TOPIC, CORPUS_DIR=str(tmp_path / "taken"))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "CORPUS_DIR: cannot create the directory" in result.stderr
