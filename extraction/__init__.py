@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 
 
 def _parse_siblings(siblings: Iterable[str | bytes | Document]) -> list[Document]:
+    if isinstance(siblings, (str, bytes, bytearray, memoryview, Document)):
+        # one page, not a list of pages (iterating a str would give one page per character)
+        raise TypeError("siblings must be a list of pages (str, bytes or Document), "
+                        f"not one {type(siblings).__name__}")
     docs = []
     for sib in siblings:
         if isinstance(sib, Document):

@@ -22,7 +22,11 @@ def _method(name: str) -> str:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    siblings = [Path(s).read_bytes() for s in args.siblings]
+    try:
+        siblings = [Path(s).read_bytes() for s in args.siblings]
+    except OSError as err:
+        print(f"{err.filename}: cannot read sibling page: {err.strerror}", file=sys.stderr)
+        return 2
     status = 0
     for name in args.files:
         try:

@@ -20,7 +20,7 @@ import numpy as np
 from lxml import etree
 
 from .chars import CHAR_CLASSES, RUN_COUNTS, run_counts
-from .encoding import decode_html
+from .encoding import decode_html, wide_encoding
 
 # Elements whose content is never rendered text.
 DROPPED_TAGS = ("script", "style", "template", "noscript")
@@ -205,6 +205,10 @@ def _strip_deep_nesting(html: str) -> str:
 _CONTROL_BYTES = bytes(32 if _CONTROL.match(chr(b)) else b for b in range(256))
 
 
+# a tag or comment inside a <title>'s text: the title was left unclosed
+_MARKUP_IN_TITLE = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9]*[\s/>]|!--)")
+
+
 def _fromstring(html: str, raw: bytes | None = None
                 ) -> tuple[etree._Element | None, etree._ListErrorLog]:
     """The tree and the parser's error log.  The text goes to libxml2 as UTF-8 bytes, which
@@ -220,7 +224,8 @@ def _fromstring(html: str, raw: bytes | None = None
 def _parse_tree(html: str, raw: bytes | None = None) -> etree._Element | None:
     root, errors = _fromstring(html, raw)
     title = root.find("head/title") if root is not None else None
-    if title is not None and title.text and len(title.text) > 1000 and "<body" in title.text:
+    if title is not None and title.text and len(title.text) > 200 \
+            and _MARKUP_IN_TITLE.search(title.text):
         # an unclosed <title> swallowed the page (RCDATA runs to the end): close it at the
         # first markup inside it and parse again
         head, sep, rest = html.partition("<title")
@@ -233,6 +238,31 @@ def _parse_tree(html: str, raw: bytes | None = None) -> etree._Element | None:
         again, _ = _fromstring(_strip_deep_nesting(html))
         root = again if again is not None else root
     return root
+
+
+# file signatures of formats that are sometimes served as text/html or without a type
+_SIGNATURES = ((b"%PDF-", "PDF"), (b"\x89PNG\r\n\x1a\n", "PNG"), (b"GIF87a", "GIF"),
+               (b"GIF89a", "GIF"), (b"\xff\xd8\xff", "JPEG"), (b"PK\x03\x04", "ZIP"),
+               (b"\x1f\x8b\x08", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"),
+               (b"(\xb5/\xfd", "zstd"), (b"7z\xbc\xaf\x27\x1c", "7z"), (b"Rar!\x1a\x07", "RAR"),
+               (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "OLE document"), (b"%!PS", "PostScript"),
+               (b"\x7fELF", "ELF"), (b"\x00asm", "WebAssembly"), (b"wOFF", "WOFF"),
+               (b"wOF2", "WOFF2"), (b"OggS", "Ogg"), (b"fLaC", "FLAC"), (b"ID3", "MP3"),
+               (b"\x1aE\xdf\xa3", "Matroska/WebM"), (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"))
+
+
+def binary_kind(data: bytes) -> str | None:
+    """The format of ``data`` when it starts with a known binary file signature (PDF, images,
+    archives, compressed streams, media): None for anything else.  RIFF containers (WAV,
+    AVI, WebP) and ISO media (MP4) are recognised by their second field."""
+    for signature, kind in _SIGNATURES:
+        if data.startswith(signature):
+            return kind
+    if data.startswith(b"RIFF") and data[8:12] in (b"WAVE", b"AVI ", b"WEBP"):
+        return "RIFF " + data[8:12].decode("ascii").strip()
+    if data[4:8] == b"ftyp":
+        return "ISO media"
+    return None
 
 
 def parse(html: str | bytes, url: str | None = None, content_type: str | None = None) -> Document:
@@ -248,7 +278,11 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
         data = bytes(html)
         if not data or data.isspace():     # (not data.strip(): that copies the page)
             raise ParseError("empty input")
-        if data[:64].count(b"\x00") > 4 and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        kind = binary_kind(data)
+        if kind:
+            raise ParseError(f"binary data ({kind}), not HTML")
+        if data[:64].count(b"\x00") > 4 and not data.startswith((b"\xff\xfe", b"\xfe\xff")) \
+                and wide_encoding(data) is None:
             raise ParseError("binary data, not HTML")
         decoded = decode_html(data, content_type)
         html, encoding = decoded.text, decoded.encoding
@@ -270,7 +304,51 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     if root is None:
         raise ParseError("no elements in input")
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
+    _drop_hidden(root)
     return _build(root, encoding, url)
+
+
+# elements a browser does not render: the ``hidden`` attribute, an inline display: none or
+# visibility: hidden (whitespace and case ignored)
+_STYLE_OR_HIDDEN = etree.XPath("//@style|//@hidden")     # (an attribute axis walk is cheap)
+_HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+HIDDEN_MAX_SHARE = 0.5  # [ours] a hidden element with more of the page's text is kept
+
+
+def _drop_hidden(root: etree._Element) -> None:
+    """Remove the elements a browser would not render (their tails stay): pages carry hidden
+    copies of their article (print or mobile variants), hidden menus and dialogs.  An element
+    holding more than :data:`HIDDEN_MAX_SHARE` of the page's text is kept: pages that hide
+    their body until a script has run (anti-flicker snippets) would otherwise lose it all."""
+    hidden = list(dict.fromkeys(
+        value.getparent() for value in _STYLE_OR_HIDDEN(root)
+        if value.attrname == "hidden" or _HIDDEN_STYLE.search(value)))
+    if not hidden:
+        return
+    total = None
+    removed: set = set()
+    for el in hidden:                       # document order: an element before its descendants
+        if el.getparent() is None or any(a in removed for a in el.iterancestors()):
+            continue
+        chars = len("".join(el.itertext()))
+        if chars > 200:
+            if total is None:
+                total = len("".join(root.itertext()))
+            if chars > HIDDEN_MAX_SHARE * total:
+                continue
+        _remove_keeping_tail(el)
+        removed.add(el)
+
+
+def _remove_keeping_tail(el: etree._Element) -> None:
+    parent = el.getparent()
+    if el.tail:
+        previous = el.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
 
 
 def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,

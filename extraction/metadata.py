@@ -43,6 +43,16 @@ def _first_text(doc: Document, tag: str) -> str | None:
     return text or None
 
 
+def _html_title(doc: Document) -> str | None:
+    """The document's ``<title>``: the head's, else the first outside inline SVG / MathML
+    (whose ``<title>`` elements label a drawing, not the page)."""
+    for title in doc.root.iter("title"):
+        if any(a.tag in ("svg", "math") for a in title.iterancestors()):
+            continue
+        return collapse("".join(title.itertext())) or None
+    return None
+
+
 def detect_language(text: str, declared: str | None = None) -> str | None:
     """ISO 639-1 code from the script of the text, else the declaration, else English stop words."""
     sample = text[:5000]
@@ -75,7 +85,7 @@ def read_metadata(doc: Document) -> dict[str, Any]:
             if meta.get(key):
                 out[field] = meta[key]
                 break
-    out["html_title"] = _first_text(doc, "title")
+    out["html_title"] = _html_title(doc)
     out["h1"] = _first_text(doc, "h1")
     html = doc.root if doc.root.tag == "html" else None
     declared = html.get("lang") if html is not None else None

@@ -91,3 +91,57 @@ def test_large_page_is_processed():
     assert len(html) > 5_000_000
     result = extract(html.encode(), method="auto")
     assert "A sentence of the article" in result.text and "link link" not in result.text
+
+
+@pytest.mark.parametrize("data, kind", [
+    (b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nstream\n" + bytes(range(256)) * 8, "PDF"),
+    (b"PK\x03\x04" + b"<html>" * 50, "ZIP"), (b"\x1f\x8b\x08\x00" + b"\x00" * 200, "gzip"),
+    (b"GIF89a" + b"<p>text</p>" * 20, "GIF"),
+    (b"RIFF\x00\x00\x00\x00WEBPVP8 " + bytes(200), "RIFF WEBP")])
+def test_binary_formats_are_refused_by_their_signature(data, kind):
+    result = extract(data)
+    assert result.text == "" and result.reason == f"binary data ({kind}), not HTML"
+
+
+@pytest.mark.parametrize("method", ["auto", "e1", "e3"])
+def test_hidden_copies_of_the_article_are_not_main_text(method):
+    article = "".join(f"<p>Paragraph {i}: the council approved the new budget after a long "
+                      "debate, said the mayor.</p>" for i in range(6))
+    html = (f"<html><body><div>{article}</div><div style='DISPLAY : none'>{article}</div>"
+            f"<div hidden>{article}</div><section style='visibility:hidden'>{article}</section>"
+            "</body></html>")
+    assert extract(html, method=method).text.count("Paragraph 0:") == 1
+
+
+def test_a_body_hidden_until_a_script_runs_is_kept():
+    """Anti-flicker snippets hide the whole body until a script shows it: an element holding
+    most of the page's text is not dropped."""
+    html = f"<html><body style='display:none'><div>{ARTICLE}</div></body></html>"
+    assert "A sentence of the article" in extract(html).text
+
+
+def test_a_hidden_element_keeps_the_text_after_it():
+    html = f"<html><body>{ARTICLE}<p>Before <b hidden>secret</b>after it.</p></body></html>"
+    text = extract(html).text
+    assert "secret" not in text and "Before after it." in text
+
+
+def test_an_unclosed_title_does_not_swallow_a_page_without_body_tag():
+    result = extract("<html><head><title>My page" + ARTICLE * 3)
+    assert result.title == "My page" and "A sentence of the article" in result.text
+
+
+def test_an_svg_title_is_not_the_page_title():
+    html = f"<html><body><svg><title>Icon of a cat</title></svg><h1>Big News</h1>{ARTICLE}"
+    assert extract(html).title == "Big News"
+
+
+def test_one_sibling_page_instead_of_a_list_is_a_clear_error():
+    with pytest.raises(TypeError, match="siblings must be a list of pages"):
+        extract(ARTICLE, method="e5", siblings=ARTICLE)
+
+
+@pytest.mark.parametrize("method", [None, 1])
+def test_a_method_that_is_not_a_name_is_a_clear_error(method):
+    with pytest.raises(ValueError, match="the extraction method must be a name"):
+        extract(ARTICLE, method=method)

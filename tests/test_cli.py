@@ -33,6 +33,13 @@ def test_unknown_method_is_a_usage_error(capsys):
     assert "unknown extraction method" in capsys.readouterr().err
 
 
+def test_a_missing_sibling_file_is_a_message_not_a_traceback(tmp_path, capsys):
+    missing = tmp_path / "missing.html"
+    assert main(["extract", str(PAGES / "article-en.html"), "--siblings", str(missing)]) == 2
+    assert capsys.readouterr().err == f"{missing}: cannot read sibling page: No such file or " \
+        "directory\n"
+
+
 def test_batch_never_aborts_on_a_bad_page(tmp_path):
     folder = tmp_path / "in"
     folder.mkdir()

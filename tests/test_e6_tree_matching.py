@@ -84,8 +84,10 @@ def test_hint_prepruning_removes_noise_zero_size_and_textless_nodes():
     alive, nonlink = prune(doc)
     kept = {doc.tag_names[i] for i in np.flatnonzero(alive) if doc.kind[i] == 0}
     assert {"ul", "li", "a", "h2", "script", "img"}.isdisjoint(kept)
-    for name in ("zero", "hidden", "links", "empty"):
+    for name in ("zero", "links", "empty"):
         assert not alive[_node(doc, id=name)]
+    # display: none is dropped by the parse already (extraction/document.py, _drop_hidden)
+    assert all(el is None or el.get("id") != "hidden" for el in doc.elements)
     assert alive[_node(doc, id="keep")] and "p" in kept
     assert nonlink[_node(doc, id="keep")] == len("Body text that stays.")
 

@@ -1,6 +1,6 @@
 import pytest
 
-from extraction.encoding import decode_html
+from extraction.encoding import decode_html, wide_encoding
 
 TEXT_ZH = "中文网页的正文内容，测试编码检测是否正确。" * 20
 TEXT_TW = "繁體中文網頁的正文內容，測試編碼檢測是否正確。" * 20
@@ -56,3 +56,41 @@ def test_bom():
 def test_windows1252_smart_quotes_without_declaration():
     decoded = decode_html(b"<p>It\x92s a \x93test\x94 of the default code page.</p>" * 3)
     assert "It’s a “test”" in decoded.text
+
+
+PAGE_ZH = f"<html><head><title>中文</title></head><body><p>{TEXT_ZH}</p></body></html>"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_utf16_and_utf32_without_a_bom_are_recognised(encoding):
+    decoded = decode_html(PAGE_ZH.encode(encoding))
+    assert decoded.encoding == encoding and TEXT_ZH in decoded.text
+
+
+def test_wide_encoding_is_none_for_binary_and_single_byte_pages():
+    assert wide_encoding(PAGE_ZH.encode("gbk")) is None
+    assert wide_encoding(bytes(range(256)) * 4) is None
+    assert wide_encoding(b"\x00" * 400) is None
+
+
+MENU = "<ul>" + "".join(f'<li><a href="/news/{i}.html" class="nav">Item {i}</a></li>'
+                        for i in range(200)) + "</ul>"
+
+
+@pytest.mark.parametrize("encoding, text", [
+    ("big5", "中華民國行政院今天發布了關於加強經濟建設的重要通知，要求各地認真貫徹落實。"),
+    ("gbk", "国务院今天发布了关于加强经济建设的重要通知，要求各地认真贯彻落实。"),
+    ("shift_jis", "日本語のテキストです。今日は良い天気ですね。"),
+    ("cp1251", "Правительство сегодня опубликовало важное уведомление о развитии экономики.")])
+def test_undeclared_encoding_is_detected_under_much_ascii_markup(encoding, text):
+    """Sixteen KB of menu markup before one paragraph: detection samples the text, not the
+    markup (on the raw bytes these came out as cp1252 or cp1250)."""
+    decoded = decode_html(f"<html><body>{MENU}<p>{text}</p></body></html>".encode(encoding))
+    assert text in decoded.text, decoded.encoding
+
+
+def test_a_meta_charset_after_a_long_inline_style_is_read():
+    style = "<style>" + "body { color: red }\n" * 600 + "</style>"
+    html = f'<html><head>{style}<meta charset="gbk"></head><body><p>{TEXT_ZH}</p></body></html>'
+    decoded = decode_html(html.encode("gbk"))
+    assert decoded.source == "declared" and TEXT_ZH in decoded.text

@@ -27,6 +27,9 @@ METHOD_NAMES = tuple(_REGISTRY)
 
 
 def canonical(name: str) -> str:
+    if not isinstance(name, str):
+        raise ValueError(f"the extraction method must be a name, one of "
+                         f"{', '.join(METHOD_NAMES)}; got {name!r}")
     key = name.lower()
     key = ALIASES.get(key, key)
     if key not in _REGISTRY:
