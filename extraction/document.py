@@ -80,6 +80,7 @@ class Document:
     hints: dict               # node id -> (class, id) of the elements with either attribute
     encoding: str | None = None
     url: str | None = None
+    json_ld: tuple = ()       # the text of each <script type="application/ld+json">
     _sums: dict = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ structure
@@ -303,9 +304,18 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     root = _parse_tree(html, raw)
     if root is None:
         raise ParseError("no elements in input")
+    # structured data lives in scripts, which the tree drops: kept aside for the metadata
+    json_ld = tuple(el.text for el in _SCRIPTS_WITH_TYPE(root)
+                    if el.text and el.get("type").strip().lower() == "application/ld+json") \
+        if "ld+json" in html else ()
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     _drop_hidden(root)
-    return _build(root, encoding, url)
+    doc = _build(root, encoding, url)
+    doc.json_ld = json_ld
+    return doc
+
+
+_SCRIPTS_WITH_TYPE = etree.XPath("//script[@type]")
 
 
 # elements a browser does not render: the ``hidden`` attribute, an inline display: none or

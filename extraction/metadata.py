@@ -1,6 +1,7 @@
-"""Title, language and page metadata (meta tags, Open Graph, JSON-LD-free)."""
+"""Title, language and page metadata (meta tags, Open Graph, then JSON-LD for what they lack)."""
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -54,7 +55,8 @@ def _html_title(doc: Document) -> str | None:
 
 
 def detect_language(text: str, declared: str | None = None) -> str | None:
-    """ISO 639-1 code from the script of the text, else the declaration, else English stop words."""
+    """ISO 639-1 code from the script of the text, else the declaration (unless the text is
+    plainly English), else English stop words."""
     sample = text[:5000]
     if _CJK_ANY.search(sample) is None:     # most pages: one scan instead of three
         han = kana = hangul = 0
@@ -66,25 +68,105 @@ def detect_language(text: str, declared: str | None = None) -> str | None:
         if hangul > han + kana:
             return "ko"
         return "ja" if kana > 0.1 * (han + kana) else "zh"
+    words = _LATIN_WORD.findall(sample.lower())
+    english = sum(map(_EN_STOP.__contains__, words)) / len(words) if words else 0.0
     if declared:
         code = declared.strip().lower().replace("_", "-").split("-")[0]
         if re.fullmatch(r"[a-z]{2,3}", code) and code not in ("zh", "ja", "ko"):
-            return code
-    words = _LATIN_WORD.findall(sample.lower())
-    if len(words) >= 20 and sum(map(_EN_STOP.__contains__, words)) / len(words) > 0.08:
+            # a template's lang attribute is often wrong: plainly English text (English
+            # function words are a quarter of it; 1-5% in German, Dutch or French) is English
+            return "en" if len(words) >= 50 and english > EN_OVER_DECLARED else code
+    if len(words) >= 20 and english > 0.08:
         return "en"
     return None
 
 
+EN_OVER_DECLARED = 0.15   # [ours] English function-word share that overrides a declared language
+
+
+# schema.org types whose fields describe the page's own content
+_CREATIVE_WORKS = frozenset(
+    "article newsarticle blogposting report scholarlyarticle techarticle reportagenewsarticle "
+    "analysisnewsarticle opinionnewsarticle reviewnewsarticle backgroundnewsarticle "
+    "liveblogposting socialmediaposting webpage aboutpage faqpage qapage itempage "
+    "medicalwebpage creativework review recipe howto".split())
+_LD_TEXT_FIELDS = {"date": ("datePublished", "dateCreated"), "date_modified": ("dateModified",),
+                   "description": ("description",), "og_title": ("headline", "name"),
+                   "keywords": ("keywords",), "content_language": ("inLanguage",)}
+
+
+def _ld_objects(value: Any, depth: int = 0):
+    """Every JSON object in a JSON-LD value (``@graph`` lists and nesting included)."""
+    if depth > 8:
+        return
+    if isinstance(value, dict):
+        yield value
+        for key in ("@graph", "mainEntity", "mainEntityOfPage"):
+            yield from _ld_objects(value.get(key), depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _ld_objects(item, depth + 1)
+
+
+def _ld_name(value: Any) -> str | None:
+    """A person's or organisation's name: a string, ``{"name": ...}`` or a list of them."""
+    if isinstance(value, list):
+        names = [n for n in map(_ld_name, value[:10]) if n]
+        return ", ".join(names) if names else None
+    if isinstance(value, dict):
+        value = value.get("name")
+    if isinstance(value, str) and value.strip() and not _is_url(value):
+        return collapse(value)
+    return None
+
+
+def _is_url(value: str) -> bool:
+    return value.strip().lower().startswith(("http://", "https://", "www."))
+
+
+def json_ld_metadata(doc: Document) -> dict[str, str]:
+    """Fields of the page's own schema.org object (an Article, a WebPage, ...) in its
+    JSON-LD: date, date_modified, author, description, headline (as ``og_title``), keywords,
+    language, publisher (as ``site_name``).  Unreadable JSON is skipped."""
+    out: dict[str, str] = {}
+    for text in doc.json_ld:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            continue
+        for obj in _ld_objects(data):
+            kinds = obj.get("@type")
+            kinds = kinds if isinstance(kinds, list) else [kinds]
+            if not any(isinstance(k, str) and k.lower() in _CREATIVE_WORKS for k in kinds):
+                continue
+            for field, keys in _LD_TEXT_FIELDS.items():
+                for key in keys:
+                    value = obj.get(key)
+                    if isinstance(value, list) and field == "keywords":
+                        value = ", ".join(v for v in value if isinstance(v, str))
+                    if isinstance(value, str) and value.strip() and field not in out:
+                        out[field] = collapse(value)
+            for field, key in (("author", "author"), ("site_name", "publisher")):
+                name = _ld_name(obj.get(key))
+                if name and field not in out:
+                    out[field] = name
+    return out
+
+
 def read_metadata(doc: Document) -> dict[str, Any]:
-    """Metadata of the page: title candidates, description, author, date, canonical URL..."""
+    """Metadata of the page: title candidates, description, author, date, canonical URL...
+    from meta tags and Open Graph, and from JSON-LD where they say nothing."""
     meta = _meta(doc)
     out: dict[str, Any] = {}
     for field, keys in _META_KEYS.items():
         for key in keys:
-            if meta.get(key):
-                out[field] = meta[key]
+            value = meta.get(key)
+            if value and not (field == "author" and _is_url(value)):   # article:author URLs
+                out[field] = value
                 break
+    if doc.json_ld:
+        for field, value in json_ld_metadata(doc).items():
+            out.setdefault(field, value)
     out["html_title"] = _html_title(doc)
     out["h1"] = _first_text(doc, "h1")
     html = doc.root if doc.root.tag == "html" else None

@@ -145,3 +145,11 @@ def test_one_sibling_page_instead_of_a_list_is_a_clear_error():
 def test_a_method_that_is_not_a_name_is_a_clear_error(method):
     with pytest.raises(ValueError, match="the extraction method must be a name"):
         extract(ARTICLE, method=method)
+
+
+def test_invisible_format_characters_are_not_in_the_text():
+    html = ("<p>" + "extra\u00adordinary zero\u200bwidth joined\u2060word \ufeffbom \ufffe"
+            "noncharacter \u200cZWNJ stays. " * 20 + "</p>")
+    text = extract(html).text
+    assert "extraordinary zerowidth joinedword bom noncharacter \u200cZWNJ stays." in text
+    assert not any(c in text for c in "\u00ad\u200b\u2060\ufeff\ufffe")
