@@ -11,7 +11,7 @@ import json
 import time
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 FIELDS = ("url", "final_url", "status", "depth", "parent", "score", "relevance", "accepted",
           "fetched_at")
@@ -27,14 +27,20 @@ class CrawlLog:
         self._pending: dict[int, dict[str, Any] | None] = {}
         self._complete: dict[int, dict[str, Any]] = {}
         self._opened: dict[int, float] = {}
+        self._on_complete: dict[int, Callable[[], None]] = {}
         self.lines = 0
 
-    def open_entry(self, entry: dict[str, Any]) -> int:
-        """Register a received response; returns its sequence number."""
+    def open_entry(self, entry: dict[str, Any],
+                   on_complete: Callable[[], None] | None = None) -> int:
+        """Register a received response; returns its sequence number.  ``on_complete`` is
+        called when the entry is complete (the frontier's journal: the crawl is done with
+        that download)."""
         seq = self._next_seq
         self._next_seq += 1
         self._pending[seq] = entry
         self._opened[seq] = time.monotonic()
+        if on_complete is not None:
+            self._on_complete[seq] = on_complete
         return seq
 
     def complete(self, seq: int | None, **fields: Any) -> None:
@@ -45,6 +51,9 @@ class CrawlLog:
         entry.update(fields)
         self._complete[seq] = entry
         self._flush()
+        done = self._on_complete.pop(seq, None)
+        if done is not None:
+            done()
 
     def _flush(self) -> None:
         wrote = False

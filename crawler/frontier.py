@@ -8,10 +8,24 @@ the queue is dropped before download by :class:`crawler.middlewares.AlreadyFetch
 set are appended to ``JOBDIR/frontier.log`` (priorities changed by a re-prioritization of the
 queue too; ``U`` lines forget a request dropped by the crawl's scope), so a resumed crawl never
 refetches a page.
+
+The log is also the queue's journal.  Scrapy writes the index of its disk queue
+(``JOBDIR/requests.queue``) only when the crawl closes; a crawl killed hard (``kill -9``, a
+second Ctrl-C, a crash, the machine going down) leaves a queue the next run cannot read, and
+would resume with an empty frontier.  A queued line carries the request's URL and depth, and
+``JOBDIR/frontier.open`` marks a run under way: when the next run finds the marker, it
+discards Scrapy's unreadable queue and the spider queues again every URL the log queued and
+no run fetched (:attr:`PriorityDupeFilter.recovered`), at its last priority.  A download is
+logged when it is sent (``F``, so that no copy is sent twice) and again when the crawl is done
+with it (``D``: its crawl-log line is complete, the page judged and written); what the killed
+run had sent and not finished (at most the requests in flight and the pages waiting for the
+pipelines) is fetched again.  Each run starts with an ``R`` line, or ``K`` after a killed one
+(the unfinished downloads before it count as not fetched).
 """
 from __future__ import annotations
 
 import logging
+import shutil
 from pathlib import Path
 
 from scrapy import Request
@@ -27,6 +41,20 @@ log = logging.getLogger(__name__)
 UPGRADE_MARGIN = 5   # a rediscovery must beat the queued priority by this much
 
 
+RUNNING_MARK = "frontier.open"
+SCRAPY_QUEUE_DIR = "requests.queue"     # Scrapy's disk queue under JOBDIR
+
+
+def _ends_mid_line(path: Path) -> bool:
+    """The file exists, is not empty and does not end with a newline."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(-1, 2)
+            return f.read(1) != b"\n"
+    except OSError:          # missing or empty
+        return False
+
+
 class PriorityDupeFilter(BaseDupeFilter):
     def __init__(self, path: str | None = None, fingerprinter=None, stats=None):
         self.fingerprinter = fingerprinter
@@ -34,11 +62,28 @@ class PriorityDupeFilter(BaseDupeFilter):
         self.best: dict[bytes, int] = {}
         self.fetched: set[bytes] = set()
         self.file = None
+        self.mark: Path | None = None
+        # (url, priority, depth) of the requests a run killed hard left queued, best first
+        self.recovered: list[tuple[str, int, int]] = []
         if path:
             log_path = Path(path, "frontier.log")
+            self.mark = Path(path, RUNNING_MARK)
+            killed = self.mark.is_file() and log_path.is_file()
             if log_path.is_file():
-                self._replay(log_path.read_text(encoding="ascii", errors="ignore"))
-            self.file = open(log_path, "a", encoding="ascii")
+                self._replay(log_path.read_text(encoding="ascii", errors="ignore"), killed)
+            if killed:
+                # its index was never written: Scrapy would read a stale one, or none
+                shutil.rmtree(Path(path, SCRAPY_QUEUE_DIR), ignore_errors=True)
+                log.warning("the previous run of this job did not close (killed?): %d queued "
+                            "requests recovered from %s", len(self.recovered), log_path)
+                if stats is not None:
+                    stats.set_value("frontier/recovered_after_kill", len(self.recovered))
+            self.mark.touch()
+            cut = _ends_mid_line(log_path)
+            self.file = open(log_path, "a", encoding="ascii", errors="backslashreplace")
+            # a line cut by the kill stays alone
+            self.file.write(("\n" if cut else "") + ("K\n" if killed else "R\n"))
+            self.file.flush()
         self.resumed = bool(self.fetched or self.best)   # JOBDIR held earlier runs' URLs
 
     @classmethod
@@ -47,15 +92,53 @@ class PriorityDupeFilter(BaseDupeFilter):
         crawler.priority_dupefilter = df
         return df
 
-    def _replay(self, text: str) -> None:
+    def _replay(self, text: str, recover: bool = False) -> None:
+        """Rebuild the queued priorities and the fetched set from the log; with ``recover``
+        (the last run was killed) also the URL and depth of each request queued and never
+        fetched, best first."""
+        queued: dict[bytes, tuple[str, int, int]] = {}
+        unfinished: set[bytes] = set()       # sent by the current run, not done with yet
         for line in text.splitlines():
             parts = line.split()
-            if len(parts) == 3 and parts[0] == "Q":
-                self.best[bytes.fromhex(parts[1])] = int(parts[2])
-            elif len(parts) == 2 and parts[0] == "F":
-                self.fetched.add(bytes.fromhex(parts[1]))
-            elif len(parts) == 2 and parts[0] == "U":
-                self._forget(bytes.fromhex(parts[1]))
+            try:
+                if len(parts) in (3, 5) and parts[0] == "Q":
+                    fp, priority = bytes.fromhex(parts[1]), int(parts[2])
+                    self.best[fp] = priority
+                    if len(parts) == 5:
+                        queued[fp] = (parts[4], priority, int(parts[3]))
+                elif len(parts) == 2 and parts[0] == "F":
+                    fp = bytes.fromhex(parts[1])
+                    self.fetched.add(fp)
+                    unfinished.add(fp)
+                elif len(parts) == 2 and parts[0] == "D":
+                    unfinished.discard(bytes.fromhex(parts[1]))
+                elif parts == ["K"]:                  # the run before was killed
+                    self._unfetch(unfinished, queued)
+                elif parts == ["R"]:                  # the run before closed
+                    unfinished.clear()
+                elif len(parts) == 2 and parts[0] == "U":
+                    fp = bytes.fromhex(parts[1])
+                    self._forget(fp)
+                    queued.pop(fp, None)
+                    unfinished.discard(fp)
+            except ValueError:
+                continue                              # a line cut by a kill
+        if recover:
+            self._unfetch(unfinished, queued)
+            self.recovered = sorted((entry for fp, entry in queued.items()
+                                     if fp not in self.fetched and fp in self.best),
+                                    key=lambda e: -e[1])
+
+    def _unfetch(self, unfinished: set[bytes], queued: dict) -> None:
+        """Downloads a killed run had not finished count as not fetched (queued ones are
+        fetched again)."""
+        self.fetched -= unfinished & queued.keys()
+        unfinished.clear()
+
+    def _queued(self, fp: bytes, request: Request) -> None:
+        if self.file:
+            self.file.write(f"Q {fp.hex()} {request.priority} "
+                            f"{int(request.meta.get('depth') or 0)} {request.url}\n")
 
     def fingerprint(self, request: Request) -> bytes:
         return self.fingerprinter.fingerprint(request)
@@ -70,8 +153,7 @@ class PriorityDupeFilter(BaseDupeFilter):
         if old is not None and self.stats is not None:
             self.stats.inc_value("frontier/priority_upgrades")
         self.best[fp] = request.priority
-        if self.file:
-            self.file.write(f"Q {fp.hex()} {request.priority}\n")
+        self._queued(fp, request)
         return False
 
     def known(self, url: str) -> bool:
@@ -85,8 +167,7 @@ class PriorityDupeFilter(BaseDupeFilter):
         fp = self.fingerprint(request)
         if fp not in self.fetched and self.best.get(fp) != request.priority:
             self.best[fp] = request.priority
-            if self.file:
-                self.file.write(f"Q {fp.hex()} {request.priority}\n")
+            self._queued(fp, request)
 
     def mark_fetched(self, request: Request) -> bool:
         """Record a download; False when the URL was already fetched (a stale copy)."""
@@ -98,6 +179,18 @@ class PriorityDupeFilter(BaseDupeFilter):
             self.file.write(f"F {fp.hex()}\n")
             self.file.flush()
         return True
+
+    def finished(self, request: Request):
+        """A callable that logs the download of ``request`` as done with (``D``): after a
+        kill, only downloads that were not are fetched again.  Called when its crawl-log
+        line is complete."""
+        fp = self.fingerprint(request)
+
+        def done() -> None:
+            if self.file:
+                self.file.write(f"D {fp.hex()}\n")
+                self.file.flush()           # as the corpus writer flushes each document
+        return done
 
     def forget(self, request: Request) -> None:
         """A request dropped before its download (outside the crawl's scope): neither fetched
@@ -122,6 +215,9 @@ class PriorityDupeFilter(BaseDupeFilter):
         if self.file:
             self.file.close()
             self.file = None
+        if self.mark is not None:
+            self.mark.unlink(missing_ok=True)   # Scrapy writes its queue's index on closing
+            self.mark = None
 
 
 REPRIORITIZE_EVERY = 50    # judged fetches between two re-prioritizations of the whole queue,
@@ -209,11 +305,13 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         while (request := super().pop()) is not None:
             requests.append(request)
         scorable = [r for r in requests if rescorable(r.meta)]
-        priorities = rescore_queued(scorer, traps, [(r.url, r.meta) for r in scorable])
-        for request, priority in zip(scorable, priorities):
-            request.priority = priority
-        for request in requests:
-            super().push(request)
+        try:
+            priorities = rescore_queued(scorer, traps, [(r.url, r.meta) for r in scorable])
+            for request, priority in zip(scorable, priorities):
+                request.priority = priority
+        finally:
+            for request in requests:        # whatever happened, nothing leaves the queue
+                super().push(request)
         dupefilter = getattr(self.crawler, "priority_dupefilter", None)
         queued = getattr(self.crawler.spider, "queued_priority", None)
         for request in scorable:     # a rediscovery is compared with the priority it has now

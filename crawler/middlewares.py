@@ -92,16 +92,26 @@ class FetchLogMiddleware(_CrawlerMiddleware):
         spider = self.crawler.spider
         return getattr(spider, "crawl_log", None)
 
+    def _finished(self, request: Request):
+        """What logs the download of ``request`` as done with in the frontier's journal
+        (``crawler/frontier.py``), called when its crawl-log line is complete."""
+        df = getattr(self.crawler, "priority_dupefilter", None)
+        if df is None or is_robots_request(request):
+            return None
+        return df.finished(request)
+
     def process_response(self, request: Request, response: Response, spider=None):
         crawl_log = self.crawl_log
         if crawl_log is None:
+            if (done := self._finished(request)) is not None:
+                done()
             return response
         entry = _entry(request, final_url=response.url, status=response.status)
         if 300 <= response.status < 400:
             location = response.headers.get(b"Location")
             if location:
                 entry["final_url"] = response.urljoin(location.decode("latin-1"))
-        seq = crawl_log.open_entry(entry)
+        seq = crawl_log.open_entry(entry, self._finished(request))
         request.meta["log_seq"] = seq
         stats = self.crawler.stats
         if entry.get("robots"):
@@ -118,7 +128,8 @@ class FetchLogMiddleware(_CrawlerMiddleware):
         crawl_log = self.crawl_log
         if crawl_log is not None and not isinstance(exception, IgnoreRequest):
             seq = crawl_log.open_entry(_entry(request, error=f"{type(exception).__name__}: "
-                                                             f"{exception}"))
+                                                             f"{exception}"),
+                                       self._finished(request))
             crawl_log.complete(seq)
             self.crawler.stats.inc_value("fetch/errors")
         return None

@@ -28,10 +28,10 @@ def crawl_command(topic: str | Path, seeds: Sequence[str] | str, settings: dict[
     return cmd
 
 
-def run_crawl(topic: str | Path, seeds: Sequence[str] | str, settings: dict[str, str], *,
-              proxy: str | None = None, spider_args: dict[str, str] | None = None,
-              log_file: str | Path | None = None, timeout: float | None = None
-              ) -> subprocess.CompletedProcess:
+def start_crawl(topic: str | Path, seeds: Sequence[str] | str, settings: dict[str, str], *,
+                proxy: str | None = None, spider_args: dict[str, str] | None = None,
+                log_file: str | Path | None = None) -> subprocess.Popen:
+    """Start the crawl in a child process and return it (the caller waits, or stops it)."""
     env = dict(os.environ, SCRAPY_SETTINGS_MODULE="crawler.settings")
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
@@ -41,8 +41,24 @@ def run_crawl(topic: str | Path, seeds: Sequence[str] | str, settings: dict[str,
     cmd = crawl_command(topic, seeds, settings, spider_args)
     out = open(log_file, "w", encoding="utf-8") if log_file else subprocess.DEVNULL
     try:
-        return subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                              timeout=timeout, check=False)
+        return subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT)
     finally:
         if log_file:
-            out.close()
+            out.close()                  # the child has its own copy of the descriptor
+
+
+def run_crawl(topic: str | Path, seeds: Sequence[str] | str, settings: dict[str, str], *,
+              proxy: str | None = None, spider_args: dict[str, str] | None = None,
+              log_file: str | Path | None = None, timeout: float | None = None
+              ) -> subprocess.CompletedProcess:
+    """Run the crawl in a child process to its end (killed after ``timeout`` seconds:
+    ``subprocess.TimeoutExpired``)."""
+    child = start_crawl(topic, seeds, settings, proxy=proxy, spider_args=spider_args,
+                        log_file=log_file)
+    try:
+        child.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        raise
+    return subprocess.CompletedProcess(child.args, child.returncode)

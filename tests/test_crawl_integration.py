@@ -221,6 +221,58 @@ def test_scope_keeps_the_crawl_on_the_seed_hosts_and_off_excluded_urls(demo, tmp
     assert _docs(tmp_path)                             # still a corpus
 
 
+def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
+    """kill -9 mid-crawl: Scrapy never wrote its queue's index, so without the frontier's
+    journal the next run would find nothing to do.  It queues again what was left, fetches
+    nothing the killed run had finished, writes no document twice, and reaches about what an
+    uninterrupted crawl reaches."""
+    import signal
+    import subprocess
+
+    from crawler.run import start_crawl
+
+    web, server = demo
+    jobdir = tmp_path / "job"
+    slow = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"), STATE_DIR=str(tmp_path / "state"),
+                LOG_LEVEL="INFO", JOBDIR=str(jobdir), DOWNLOAD_DELAY="0.25",
+                RANDOMIZE_DOWNLOAD_DELAY="False", CONCURRENT_REQUESTS_PER_DOMAIN="1")
+    child = start_crawl(TOPIC, web.seeds, slow, proxy=server.proxy_url,
+                        log_file=tmp_path / "killed.log")
+    crawl_log = tmp_path / "corpus" / "crawl-log.jsonl"
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and child.poll() is None:
+            if crawl_log.is_file() and len(crawl_log.read_bytes().splitlines()) >= 15:
+                break
+            time.sleep(0.05)
+        assert child.poll() is None, "the crawl ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+    finally:
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    assert (jobdir / "frontier.open").exists()          # the killed run never closed
+    killed_rows = [r for r in _log(tmp_path) if not r.get("robots")]
+    second, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir)
+    assert second.returncode == 0, text[-2000:]
+    assert "did not close (killed?)" in text
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["frontier/recovered_after_kill"] > 0
+    rows = [r for r in _log(tmp_path) if not r.get("robots")]
+    assert len(rows) > len(killed_rows) + 10                    # it went on
+    # a redirect's two responses share the scheduled URL: a fetch is (URL, status)
+    fetches = [(r["url"], r["status"]) for r in rows]
+    assert len(fetches) == len(set(fetches)), Counter(fetches).most_common(3)
+    urls = [r["url"] for r in rows]
+    docs = _docs(tmp_path)
+    assert len({d["url"] for d in docs}) == len(docs)
+    _, full_tmp, _ = full_crawl
+    full = {r["url"] for r in _log(full_tmp) if not r.get("robots")}
+    assert len(set(urls) & full) >= 0.85 * len(full)
+    assert not (jobdir / "frontier.open").exists()
+
+
 def test_host_cap_holds_across_a_resumed_job(demo, tmp_path):
     web, server = demo
     jobdir = tmp_path / "job"

@@ -324,6 +324,94 @@ def test_priority_dupefilter_logs_requeued_priorities_for_a_resume(tmp_path):
     assert not again.request_seen(Request("http://a.test/y", priority=60))
 
 
+def _killed(df: PriorityDupeFilter) -> None:
+    """What a kill -9 leaves: the log as written so far, the run's marker, no close."""
+    df.file.flush()
+    df.file = None
+
+
+def test_a_killed_run_is_recovered_from_the_frontier_journal(tmp_path):
+    """Scrapy writes its disk queue's index only on close: after a kill the next run queues
+    again from frontier.log what no run fetched, and fetches again what the killed run had
+    sent and not finished (D); finished downloads are never fetched again."""
+    fps = RequestFingerprinter()
+    df = PriorityDupeFilter(str(tmp_path), fps)
+    req = {name: Request(f"http://a.test/{name}", priority=p, meta={"depth": d})
+           for name, p, d in [("done", 90, 1), ("inflight", 80, 2), ("waiting", 70, 3),
+                              ("best", 95, 1), ("dropped", 60, 1)]}
+    for r in req.values():
+        assert not df.request_seen(r)
+    df.requeued(req["waiting"].replace(priority=75))         # re-scored while queued
+    for name in ("done", "inflight"):
+        assert df.mark_fetched(req[name])
+    df.finished(req["done"])()                                 # judged and written
+    df.forget(req["dropped"])                                  # dropped by the scope
+    (tmp_path / "requests.queue").mkdir()                      # Scrapy's, index never written
+    _killed(df)
+    again = PriorityDupeFilter(str(tmp_path), fps)
+    assert not (tmp_path / "requests.queue").exists()
+    assert again.recovered == [("http://a.test/best", 95, 1), ("http://a.test/inflight", 80, 2),
+                               ("http://a.test/waiting", 75, 3)]
+    assert not again.mark_fetched(req["done"])                 # finished: never again
+    assert again.mark_fetched(req["inflight"])                 # lost in flight: once more
+    again.close("finished")                                    # closed: no recovery next time
+    assert not (tmp_path / "frontier.open").exists()
+    third = PriorityDupeFilter(str(tmp_path), fps)
+    assert third.recovered == [] and (tmp_path / "frontier.open").exists()
+    assert not third.mark_fetched(req["inflight"])
+
+
+def test_a_run_killed_twice_still_recovers_the_first_kills_downloads(tmp_path):
+    """A download the first killed run had not finished and the second (recovering) run did
+    not reach either is recovered again after the second kill."""
+    fps = RequestFingerprinter()
+    df = PriorityDupeFilter(str(tmp_path), fps)
+    a, b = Request("http://a.test/a", priority=50), Request("http://a.test/b", priority=40)
+    for r in (a, b):
+        df.request_seen(r)
+        df.mark_fetched(r)
+    _killed(df)
+    second = PriorityDupeFilter(str(tmp_path), fps)
+    assert [u for u, _, _ in second.recovered] == ["http://a.test/a", "http://a.test/b"]
+    assert second.mark_fetched(a)
+    second.finished(a)()
+    _killed(second)
+    third = PriorityDupeFilter(str(tmp_path), fps)
+    assert third.recovered == [("http://a.test/b", 40, 0)]
+
+
+def test_the_journal_survives_a_line_cut_by_a_kill(tmp_path):
+    fps = RequestFingerprinter()
+    df = PriorityDupeFilter(str(tmp_path), fps)
+    df.request_seen(Request("http://a.test/q", priority=30))
+    _killed(df)
+    with open(tmp_path / "frontier.log", "a", encoding="ascii") as f:
+        f.write("Q 0123abc")                                    # the kill cut this line
+    again = PriorityDupeFilter(str(tmp_path), fps)
+    assert again.recovered == [("http://a.test/q", 30, 0)]
+    again.close("finished")
+    lines = (tmp_path / "frontier.log").read_text().splitlines()
+    assert "Q 0123abc" in lines and lines[-1] == "K"           # the cut line stays alone
+    # logs of jobs written before the journal (Q without URL, no R/K/D lines) still load
+    (tmp_path / "old").mkdir()
+    fp = fps.fingerprint(Request("http://a.test/old")).hex()
+    (tmp_path / "old" / "frontier.log").write_text(f"Q {fp} 12\nF {fp}\n")
+    old = PriorityDupeFilter(str(tmp_path / "old"), fps)
+    assert old.recovered == [] and not old.mark_fetched(Request("http://a.test/old"))
+
+
+def test_a_crawl_log_entry_reports_its_completion(tmp_path):
+    log = CrawlLog(tmp_path / "log.jsonl")
+    done: list[str] = []
+    a = log.open_entry({"url": "a"}, lambda: done.append("a"))
+    b = log.open_entry({"url": "b"}, lambda: done.append("b"))
+    log.complete(b)
+    assert done == ["b"]                     # complete, though not written before a
+    log.complete(a)
+    log.complete(a)
+    assert done == ["b", "a"]
+
+
 def test_online_model_learns_a_separable_feature_and_round_trips(tmp_path):
     model = OnlineLogistic(bits=12)
     for k in range(300):

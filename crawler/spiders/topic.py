@@ -32,7 +32,7 @@ from ..crawl_log import CrawlLog, write_summary
 from ..feeds import FEEDS_PER_HOST
 from ..frontier import UPGRADE_MARGIN, busy_host_slack
 from ..items import PageItem
-from ..link_scoring import SEED_PRIORITY, priority_of
+from ..link_scoring import PRIORITY_LEVELS, SEED_PRIORITY, priority_of
 from ..links import canonical, crawlable, extract_links
 from ..middlewares import AlreadyFetched, is_html, now_iso, scheduled_url
 from ..relevance.topic import CATEGORIES, load_topic
@@ -241,6 +241,20 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             host = host_name(url)
             if self.sitemaps.take_file(host, url):
                 yield self._sitemap_request(url, host, again=bool(self.revisited_hosts))
+        frontier = getattr(self.crawler, "priority_dupefilter", None)
+        for url, priority, depth in (frontier.recovered if frontier is not None else ()):
+            yield self._recovered_request(url, priority, depth)
+
+    def _recovered_request(self, url: str, priority: int, depth: int) -> Request:
+        """A request the previous run of the job queued and never fetched before it was killed
+        (``crawler/frontier.py``): at its last priority, without the evidence it was scored
+        with (the queue does not re-score it)."""
+        score = min(1.0, max(0.0, priority / PRIORITY_LEVELS))
+        request = self._request(url, priority, None, score, None, None)
+        request.meta["depth"] = depth
+        request.meta["recovered"] = True
+        self.queued_priority[url] = priority
+        return request.replace(dont_filter=True)
 
     def _start_request(self, url: str, again: bool, seed: bool = False,
                        retry_failed: bool = False) -> Request:
