@@ -376,3 +376,91 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
         PyMem_Free(stack)
         PyMem_Free(flag_stack)
     return rows, elements, texts, names, hints, run_counts
+
+
+# ------------------------------------------------------------------------ hidden elements
+
+cdef inline unsigned char _lower(unsigned char b) noexcept nogil:
+    return b | 0x20 if 65 <= b <= 90 else b
+
+
+cdef bint _contains_lower(const unsigned char* s, const char* word) noexcept nogil:
+    """``word`` (lower-case ASCII) occurs in the NUL-terminated ``s``, ASCII case ignored."""
+    cdef Py_ssize_t i = 0, j
+    while s[i]:
+        j = 0
+        while word[j] and _lower(s[i + j]) == <unsigned char> word[j]:
+            j += 1
+        if not word[j]:
+            return True
+        i += 1
+    return False
+
+
+cdef bint _maybe_hidden(xmlNode* c) noexcept nogil:
+    """Element ``c`` has a ``hidden`` attribute, or a ``style`` naming "none" or "hidden"."""
+    cdef tree.xmlAttr* a = c.properties
+    cdef xmlNode* v
+    while a != NULL:
+        if a.ns == NULL and a.name != NULL:
+            if strcmp(<const char*> a.name, "hidden") == 0:
+                return True
+            if strcmp(<const char*> a.name, "style") == 0:
+                v = a.children
+                while v != NULL:
+                    if v.content != NULL and (_contains_lower(v.content, "none")
+                                              or _contains_lower(v.content, "hidden")):
+                        return True
+                    v = v.next
+        a = a.next
+    return False
+
+
+cdef inline xmlNode* _next_in_subtree(xmlNode* c, xmlNode* top, bint descend) noexcept nogil:
+    """The node after ``c`` in a pre-order walk of ``top``'s subtree (NULL at its end),
+    entering ``c``'s children when ``descend``."""
+    if descend and c.children != NULL:
+        return c.children
+    while c != top and c.next == NULL:
+        c = c.parent
+    return NULL if c == top else c.next
+
+
+def hidden_candidates(cetree._Element root):
+    """The elements of ``root``'s subtree, in document order, with a ``hidden`` attribute or a
+    ``style`` attribute naming "none" or "hidden" in any case: a superset of the hidden ones,
+    what ``extraction.document._hidden_candidates_python`` gives."""
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* c = top
+    cdef cetree._Document doc = root._doc
+    found = []
+    while c != NULL:
+        if c.type == tree.XML_ELEMENT_NODE:
+            if c.properties != NULL and _maybe_hidden(c):
+                found.append(cetree.elementFactory(doc, c))
+            c = _next_in_subtree(c, top, True)
+        else:
+            c = _next_in_subtree(c, top, False)
+    return found
+
+
+def text_length(cetree._Element root):
+    """Characters of the text in ``root``'s subtree (its tail excluded): what
+    ``len("".join(root.itertext()))`` gives."""
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* c = top
+    cdef const unsigned char* s
+    cdef Py_ssize_t n = 0, i
+    while c != NULL:
+        if c.type == tree.XML_ELEMENT_NODE:
+            c = _next_in_subtree(c, top, True)
+            continue
+        if _is_text(c) and c.content != NULL:
+            s = c.content
+            i = 0
+            while s[i]:
+                if (s[i] & 0xC0) != 0x80:       # not a UTF-8 continuation byte
+                    n += 1
+                i += 1
+        c = _next_in_subtree(c, top, False)
+    return n

@@ -305,9 +305,9 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     if root is None:
         raise ParseError("no elements in input")
     # structured data lives in scripts, which the tree drops: kept aside for the metadata
-    json_ld = tuple(el.text for el in _SCRIPTS_WITH_TYPE(root)
-                    if el.text and el.get("type").strip().lower() == "application/ld+json") \
-        if "ld+json" in html else ()
+    json_ld = tuple(el.text for el in root.iter("script")
+                    if el.text and (el.get("type") or "").strip().lower() == "application/ld+json") \
+        if (b"ld+json" in data if raw is not None else "ld+json" in html) else ()
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     _drop_hidden(root)
     doc = _build(root, encoding, url)
@@ -315,14 +315,24 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     return doc
 
 
-_SCRIPTS_WITH_TYPE = etree.XPath("//script[@type]")
-
-
 # elements a browser does not render: the ``hidden`` attribute, an inline display: none or
 # visibility: hidden (whitespace and case ignored)
-_STYLE_OR_HIDDEN = etree.XPath("//@style|//@hidden")     # (an attribute axis walk is cheap)
+_STYLE_OR_HIDDEN = etree.XPath("descendant-or-self::*/@style | descendant-or-self::*/@hidden")
 _HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_TEXT_LENGTH = etree.XPath("string-length(.)")
 HIDDEN_MAX_SHARE = 0.5  # [ours] a hidden element with more of the page's text is kept
+
+
+def _hidden_candidates_python(root: etree._Element) -> list[etree._Element]:
+    """The elements with a ``hidden`` attribute or a style naming "none" or "hidden" (any
+    case), in document order: the reference for ``_nodewalk.hidden_candidates``."""
+    return list(dict.fromkeys(
+        value.getparent() for value in _STYLE_OR_HIDDEN(root)
+        if value.attrname == "hidden" or "none" in value.lower() or "hidden" in value.lower()))
+
+
+def _text_length_python(el: etree._Element) -> int:
+    return int(_TEXT_LENGTH(el))
 
 
 def _drop_hidden(root: etree._Element) -> None:
@@ -330,9 +340,8 @@ def _drop_hidden(root: etree._Element) -> None:
     copies of their article (print or mobile variants), hidden menus and dialogs.  An element
     holding more than :data:`HIDDEN_MAX_SHARE` of the page's text is kept: pages that hide
     their body until a script has run (anti-flicker snippets) would otherwise lose it all."""
-    hidden = list(dict.fromkeys(
-        value.getparent() for value in _STYLE_OR_HIDDEN(root)
-        if value.attrname == "hidden" or _HIDDEN_STYLE.search(value)))
+    hidden = [el for el in _hidden_candidates(root)
+              if el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or "")]
     if not hidden:
         return
     total = None
@@ -340,10 +349,10 @@ def _drop_hidden(root: etree._Element) -> None:
     for el in hidden:                       # document order: an element before its descendants
         if el.getparent() is None or any(a in removed for a in el.iterancestors()):
             continue
-        chars = len("".join(el.itertext()))
+        chars = _text_length(el)
         if chars > 200:
             if total is None:
-                total = len("".join(root.itertext()))
+                total = _text_length(root)
             if chars > HIDDEN_MAX_SHARE * total:
                 continue
         _remove_keeping_tail(el)
@@ -425,11 +434,15 @@ def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
 
 
 try:
+    from ._nodewalk import hidden_candidates as _hidden_candidates
+    from ._nodewalk import text_length as _text_length
     from ._nodewalk import walk as _walk
 except (ImportError, ValueError):
     # not built (no C compiler at install), or built against an lxml whose binary layout
     # differs from the one installed now (Cython refuses it with a ValueError): same table
     _walk = _walk_python
+    _hidden_candidates = _hidden_candidates_python
+    _text_length = _text_length_python
 
 
 def _build(root: etree._Element, encoding: str | None, url: str | None) -> Document:

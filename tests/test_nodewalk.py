@@ -100,3 +100,53 @@ def test_every_page_of_the_shared_sets(extraction_data):
             assert_same_table(doc)
             checked += 1
     assert checked > 200
+
+
+# --------------------------------------------------------------- hidden elements, text length
+
+HIDDEN_CASES = [
+    "<div hidden>a</div><p style='DISPLAY: None'>b</p><span style='color:red'>c</span>",
+    "<div style='visibility:HIDDEN'><p style='display:none'>x</p><p>y</p></div>tail",
+    "<p style=''>e</p><p hidden=''>f</p><p style='display:&#110;one'>g</p><i style=nonE>h</i>",
+    "<html style='display:none'><body><p>x</p></body></html>",
+    "中文<div style='display:none'>隐藏 \u00e9\U0001F600</div>文字<!-- hidden comment -->",
+    "<svg:g style='display:none'>n</svg:g><p>&amp; &nbsp;</p><![CDATA[c]]>",
+    "<p>" * 2000 + "<b hidden>deep</b>" + "</p>" * 2000,
+]
+
+
+def assert_same_hidden(root) -> None:
+    py = document._hidden_candidates_python(root)
+    compiled = _nodewalk.hidden_candidates(root)
+    assert len(py) == len(compiled) and all(a is b for a, b in zip(py, compiled))
+    for el in [root, *py]:
+        assert _nodewalk.text_length(el) == len("".join(el.itertext()))
+        assert document._text_length_python(el) == _nodewalk.text_length(el)
+
+
+def test_the_document_uses_the_compiled_hidden_element_scan():
+    assert document._hidden_candidates is _nodewalk.hidden_candidates
+    assert document._text_length is _nodewalk.text_length
+
+
+@pytest.mark.parametrize("html", HIDDEN_CASES)
+def test_hidden_candidates_edge_cases(html):
+    root = document._parse_tree(html)
+    assert_same_hidden(root)
+    if "hidden" in html or "none" in html.lower():
+        assert _nodewalk.hidden_candidates(root)
+
+
+@pytest.mark.shared
+def test_hidden_candidates_on_the_shared_pages(extraction_data):
+    from extraction.encoding import decode_html
+
+    with_hidden = 0
+    for name in available():
+        for path in sorted((extraction_data / name).glob("*.html"))[:60]:
+            root = document._parse_tree(decode_html(path.read_bytes()).text)
+            if root is None:
+                continue
+            assert_same_hidden(root)
+            with_hidden += bool(_nodewalk.hidden_candidates(root))
+    assert with_hidden > 50
