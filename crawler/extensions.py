@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import gc
 import logging
+import pickle
 import time
+from pathlib import Path
 
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import deferred_from_coro
+from scrapy.utils.job import job_dir
 from scrapy.utils.reactor import CallLaterOnce
 
+from .relevance.frequencies import atomic_write_bytes
 from .setting_values import number_setting
 
 log = logging.getLogger(__name__)
@@ -73,6 +77,7 @@ class StallMonitor:
                 return
             try:
                 state.save()
+                save_spider_state(self.crawler)
             finally:        # a failed save (disk full) is not retried at every response
                 self.saved = time.monotonic()
                 self.save_seconds = self.saved - now
@@ -102,6 +107,17 @@ class StallMonitor:
             deferred_from_coro(self.crawler.engine.close_spider_async(reason="stalled"))
             return
         self._task.schedule(CHECK_EVERY)
+
+
+def save_spider_state(crawler) -> None:
+    """``JOBDIR/spider.state`` as Scrapy's SpiderState extension writes it when the spider
+    closes (a pickled ``spider.state``), written atomically at each checkpoint too: a job
+    killed hard resumes with its per-host request counts (``MAX_PAGES_PER_HOST``) as of its
+    last checkpoint, not of its last clean close."""
+    directory = job_dir(crawler.settings)
+    state = getattr(crawler.spider, "state", None)
+    if directory and isinstance(state, dict):
+        atomic_write_bytes(Path(directory, "spider.state"), pickle.dumps(state, protocol=4))
 
 
 GC_THRESHOLDS = (50_000, 50, 100)

@@ -15,6 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
+try:    # compiled at install (setup.py); without it, the numpy prediction below
+    from ._forest import tree_sums as _tree_sums
+except (ImportError, ValueError):
+    _tree_sums = None
+
 _CHUNK = 2048   # rows per batch: bounds the (splits x trees x rows) work arrays
 # index of the lowest set bit of every 16-bit mask (the leftmost leaf still reachable)
 _LOWEST_BIT = np.zeros(1 << 16, dtype=np.int64)
@@ -42,6 +47,9 @@ class TreeEnsemble:
             return np.zeros(0)
         if np.isnan(x).any():   # trained without missing values: NaN goes right, like +inf
             x = np.where(np.isnan(x), np.inf, x)
+        if _tree_sums is not None:
+            return self.baseline + _tree_sums(*self._compiled, x if x.flags.c_contiguous
+                                              else np.ascontiguousarray(x))
         if self._masks is None:
             return self._walk(x)
         return np.concatenate([self._exit_leaves(x[i:i + _CHUNK])
@@ -56,6 +64,16 @@ class TreeEnsemble:
         leaf = _LOWEST_BIT.take(~cleared)                        # (trees, rows)
         offsets = (np.arange(n_trees) * values.shape[1])[:, None]
         return self.baseline + values.ravel().take(leaf + offsets).sum(axis=0)
+
+    @cached_property
+    def _compiled(self) -> tuple[np.ndarray, ...]:
+        """The node arrays as ``_forest.tree_sums`` reads them."""
+        return (np.ascontiguousarray(self.feature, dtype=np.int32),
+                np.ascontiguousarray(self.threshold, dtype=np.float64),
+                np.ascontiguousarray(self.left, dtype=np.int32),
+                np.ascontiguousarray(self.right, dtype=np.int32),
+                np.ascontiguousarray(self.leaf, dtype=np.uint8),
+                np.ascontiguousarray(self.value, dtype=np.float64))
 
     @cached_property
     def _masks(self) -> tuple | None:

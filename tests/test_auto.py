@@ -31,8 +31,20 @@ def test_gbk_chinese_article_without_language_setting():
     assert result.language == "zh" and result.encoding == "gb18030"
 
 
+@pytest.fixture(params=["compiled", "numpy"])
+def prediction(request, monkeypatch):
+    """Each tree-inference test runs on the compiled path and on the numpy one."""
+    import extraction.forest as forest
+
+    if request.param == "compiled":
+        assert forest._tree_sums is not None, "extraction/_forest.pyx was not built"
+    else:
+        monkeypatch.setattr(forest, "_tree_sums", None)
+    return request.param
+
+
 @pytest.mark.parametrize("leaves", [7, 16, 31])   # bit-mask exit leaves up to 16, walk past
-def test_numpy_tree_inference_equals_scikit_learn(leaves):
+def test_numpy_tree_inference_equals_scikit_learn(leaves, prediction):
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     rng = np.random.default_rng(0)
@@ -56,7 +68,7 @@ def test_numpy_tree_inference_equals_scikit_learn(leaves):
     assert ours.decision(x[:0]).shape == (0,)
 
 
-def test_numpy_tree_inference_of_trees_without_splits():
+def test_numpy_tree_inference_of_trees_without_splits(prediction):
     from sklearn.ensemble import HistGradientBoostingClassifier
 
     x = np.ones((200, 3))                       # nothing to split on: every tree is one leaf
@@ -65,6 +77,31 @@ def test_numpy_tree_inference_of_trees_without_splits():
     ours = from_sklearn(model)
     assert ours.leaf[:, 0].all()
     assert np.allclose(ours.probability(x), model.predict_proba(x)[:, 1], atol=1e-9)
+
+
+def test_compiled_prediction_is_the_numpy_one_bit_for_bit(monkeypatch):
+    """The shipped model on real block tables (float32) and on float64 rows with NaN and
+    values at the thresholds: the compiled walk sums the leaves in the numpy path's order, so
+    the decisions are equal, not just close."""
+    import extraction.forest as forest
+    from extraction.document import parse
+    from extraction.features import block_table
+    from extraction.methods.auto import MODEL_DIR, load_model
+
+    stage1, _, _ = load_model(str(MODEL_DIR))
+    tables = [block_table(parse(p.read_bytes())).x for p in sorted(PAGES.glob("*.html"))]
+    assert sum(len(x) for x in tables) > 20
+    rng = np.random.default_rng(1)
+    wild = rng.normal(size=(300, tables[0].shape[1])) * 3
+    trees, nodes = np.nonzero(~stage1.leaf)
+    wild[np.arange(300), stage1.feature[trees[:300], nodes[:300]]] = \
+        stage1.threshold[trees[:300], nodes[:300]]
+    wild[::7, 2] = np.nan
+    inputs = [*tables, wild, np.asfortranarray(wild), wild[:0]]
+    compiled = [stage1.decision(x) for x in inputs]
+    monkeypatch.setattr(forest, "_tree_sums", None)
+    for x, got in zip(inputs, compiled):
+        assert np.array_equal(got, stage1.decision(x))
 
 
 @pytest.mark.shared

@@ -235,7 +235,8 @@ def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
     jobdir = tmp_path / "job"
     slow = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"), STATE_DIR=str(tmp_path / "state"),
                 LOG_LEVEL="INFO", JOBDIR=str(jobdir), DOWNLOAD_DELAY="0.25",
-                RANDOMIZE_DOWNLOAD_DELAY="False", CONCURRENT_REQUESTS_PER_DOMAIN="1")
+                RANDOMIZE_DOWNLOAD_DELAY="False", CONCURRENT_REQUESTS_PER_DOMAIN="1",
+                STATE_SAVE_INTERVAL="0.5", MAX_PAGES_PER_HOST="1000")
     child = start_crawl(TOPIC, web.seeds, slow, proxy=server.proxy_url,
                         log_file=tmp_path / "killed.log")
     crawl_log = tmp_path / "corpus" / "crawl-log.jsonl"
@@ -253,6 +254,10 @@ def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
         except subprocess.TimeoutExpired:
             child.kill()
     assert (jobdir / "frontier.open").exists()          # the killed run never closed
+    # Scrapy writes spider.state on close only; the checkpoints wrote it (per-host counts)
+    import pickle
+    counts = pickle.loads((jobdir / "spider.state").read_bytes())["host_requests"]
+    assert sum(counts.values()) >= 5
     killed_rows = [r for r in _log(tmp_path) if not r.get("robots")]
     second, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir)
     assert second.returncode == 0, text[-2000:]
