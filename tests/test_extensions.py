@@ -16,10 +16,35 @@ class CountingState:
         self.saves += 1
 
 
-def monitor(interval: float) -> tuple[StallMonitor, CountingState]:
+def monitor(interval: float, jobdir: str | None = None) -> tuple[StallMonitor, CountingState]:
+    from scrapy.settings import Settings
+
     state = CountingState()
-    crawler = SimpleNamespace(spider=SimpleNamespace(crawl_state=state))
+    crawler = SimpleNamespace(spider=SimpleNamespace(crawl_state=state, state={}),
+                              settings=Settings({"JOBDIR": jobdir}))
     return StallMonitor(crawler, timeout=300, save_interval=interval), state
+
+
+def test_a_checkpoint_writes_the_jobs_spider_state_as_scrapy_reads_it(monkeypatch, tmp_path):
+    """Scrapy's SpiderState writes JOBDIR/spider.state only on close: each checkpoint writes
+    it too, so a job killed hard resumes with its per-host request counts."""
+    from scrapy.extensions.spiderstate import SpiderState
+
+    clock = [1000.0]
+    monkeypatch.setattr(extensions.time, "monotonic", lambda: clock[0])
+    ext, _ = monitor(60, str(tmp_path))
+    ext.crawler.spider.state["host_requests"] = {"a.test": 3}
+    ext.response_received()
+    assert not (tmp_path / "spider.state").exists()        # no checkpoint yet
+    clock[0] += 61
+    ext.response_received()
+    resumed = SimpleNamespace()
+    SpiderState(str(tmp_path)).spider_opened(resumed)
+    assert resumed.state == {"host_requests": {"a.test": 3}}
+    plain, _ = monitor(60)                                  # no JOBDIR: nothing written
+    clock[0] += 61
+    plain.response_received()
+    assert [p.name for p in tmp_path.iterdir()] == ["spider.state"]
 
 
 def test_checkpoint_at_the_first_response_after_each_interval(monkeypatch):
