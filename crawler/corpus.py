@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,8 @@ import numpy as np
 from extraction import Document
 
 from .published import PublishedFiles, gzip_members_length
+
+log = logging.getLogger(__name__)
 
 # [ours] an on-topic page whose main text is more than this share link text is a hub (a home,
 # section or tag page listing other pages), not a document: CORPUS_MAX_LINK_SHARE
@@ -121,3 +126,33 @@ def read_shard(path: str | Path) -> list[dict[str, Any]]:
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as handle:
         return [json.loads(line) for line in handle]
+
+
+SHARD_PATTERNS = ("part-*.jsonl", "part-*.jsonl.gz")
+MTIME_SLACK = 2.0     # seconds: file systems with coarse timestamps
+
+
+def documents_since(directory: str | Path, since: float | None) -> Iterator[dict[str, Any]]:
+    """The documents of the published shards of ``directory`` last written at or after
+    ``since`` (a ``time.time()``; None: every shard), in shard order.  A line or a shard that
+    cannot be read is logged and skipped."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return
+    shards = sorted(p for pattern in SHARD_PATTERNS for p in directory.glob(pattern))
+    for path in shards:
+        try:
+            if since is not None and path.stat().st_mtime < since - MTIME_SLACK:
+                continue
+            opener = gzip.open if path.suffix == ".gz" else open
+            with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
+                for number, line in enumerate(handle, 1):
+                    try:
+                        record = json.loads(line)
+                    except ValueError:
+                        log.warning("%s line %d is not a JSON document: skipped", path, number)
+                        continue
+                    if isinstance(record, dict):
+                        yield record
+        except (OSError, EOFError, zlib.error) as error:
+            log.warning("cannot read the corpus shard %s: %s", path, error)

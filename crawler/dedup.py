@@ -35,6 +35,7 @@ import pickle
 import re
 import zlib
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any, Callable
 
 import numpy as np
@@ -284,6 +285,22 @@ class DuplicateIndex:
             if len(kept) < PATTERN_KEEP:
                 kept.append((url, pattern[1]))
         return digest
+
+    def catch_up(self, records: Iterable[dict[str, Any]]) -> int:
+        """Index the written documents (corpus records) this index does not hold yet: those a
+        crawl wrote after the index's last save, when it was killed before the next.  Returns
+        how many were added."""
+        added = 0
+        for record in records:
+            url, text = record.get("final_url") or record.get("url"), record.get("text")
+            if not isinstance(url, str) or not isinstance(text, str) or url in self.urls:
+                continue
+            self.add(url, text)
+            first = record.get("url")
+            if isinstance(first, str) and first != url:
+                self.urls[first] = url
+            added += 1
+        return added
 
     def save(self, path: str | Path) -> None:
         path = Path(path)

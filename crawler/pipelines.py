@@ -15,8 +15,8 @@ from scrapy.crawler import Crawler
 from extraction import extract_document
 from extraction.methods import canonical as method_name
 
-from .corpus import (MAX_LINK_SHARE, MIN_CHARS, ShardWriter, compression, link_share,
-                     refusal, text_chars)
+from .corpus import (MAX_LINK_SHARE, MIN_CHARS, ShardWriter, compression, documents_since,
+                     link_share, refusal, text_chars)
 from .dedup import text_sha1
 from .items import PageItem
 from .setting_values import number_setting
@@ -136,6 +136,19 @@ class CorpusWriterPipeline(_StatePipeline):
     def open_spider(self, spider=None) -> None:
         self.writer = ShardWriter(self.crawler.spider.corpus_dir / "documents",
                                   self.shard_docs, self.compress)
+        self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Index the documents written after the duplicate index's last save (a crawl killed
+        between two checkpoints, the corpus shard it left open included, which the writer
+        has just published): otherwise the next run would write them again."""
+        saved = self.state.directory / "dedup.pickle"
+        since = saved.stat().st_mtime if saved.is_file() else None
+        added = self.state.dedup.catch_up(documents_since(self.writer.directory, since))
+        if added:
+            log.info("the duplicate index missed %d written documents (a killed crawl?): "
+                     "indexed from %s", added, self.writer.directory)
+            self.crawler.stats.set_value("dedup/caught_up", added)
 
     def close_spider(self, spider=None) -> None:
         if self.writer is not None:

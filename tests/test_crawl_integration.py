@@ -1,5 +1,6 @@
 """End-to-end focused crawls of the built-in demo web over real loopback HTTP (no mocks)."""
 import json
+import pickle
 import time
 from collections import Counter
 from pathlib import Path
@@ -221,29 +222,23 @@ def test_scope_keeps_the_crawl_on_the_seed_hosts_and_off_excluded_urls(demo, tmp
     assert _docs(tmp_path)                             # still a corpus
 
 
-def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
-    """kill -9 mid-crawl: Scrapy never wrote its queue's index, so without the frontier's
-    journal the next run would find nothing to do.  It queues again what was left, fetches
-    nothing the killed run had finished, writes no document twice, and reaches about what an
-    uninterrupted crawl reaches."""
+def _crawl_and_kill(tmp: Path, server, seeds, lines: int = 15, **settings) -> None:
+    """Start a slowed-down crawl and kill it with SIGKILL once its crawl log has ``lines``
+    lines: a crash, or the machine going down."""
     import signal
     import subprocess
 
     from crawler.run import start_crawl
 
-    web, server = demo
-    jobdir = tmp_path / "job"
-    slow = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"), STATE_DIR=str(tmp_path / "state"),
-                LOG_LEVEL="INFO", JOBDIR=str(jobdir), DOWNLOAD_DELAY="0.25",
-                RANDOMIZE_DOWNLOAD_DELAY="False", CONCURRENT_REQUESTS_PER_DOMAIN="1",
-                STATE_SAVE_INTERVAL="0.5", MAX_PAGES_PER_HOST="1000")
-    child = start_crawl(TOPIC, web.seeds, slow, proxy=server.proxy_url,
-                        log_file=tmp_path / "killed.log")
-    crawl_log = tmp_path / "corpus" / "crawl-log.jsonl"
+    slow = dict(FAST_LOCAL, CORPUS_DIR=str(tmp / "corpus"), STATE_DIR=str(tmp / "state"),
+                LOG_LEVEL="INFO", DOWNLOAD_DELAY="0.25", RANDOMIZE_DOWNLOAD_DELAY="False",
+                CONCURRENT_REQUESTS_PER_DOMAIN="1", **settings)
+    child = start_crawl(TOPIC, seeds, slow, proxy=server.proxy_url, log_file=tmp / "killed.log")
+    crawl_log = tmp / "corpus" / "crawl-log.jsonl"
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline and child.poll() is None:
-            if crawl_log.is_file() and len(crawl_log.read_bytes().splitlines()) >= 15:
+            if crawl_log.is_file() and len(crawl_log.read_bytes().splitlines()) >= lines:
                 break
             time.sleep(0.05)
         assert child.poll() is None, "the crawl ended before it could be killed"
@@ -253,9 +248,19 @@ def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
             child.wait(timeout=30)
         except subprocess.TimeoutExpired:
             child.kill()
+
+
+def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
+    """kill -9 mid-crawl: Scrapy never wrote its queue's index, so without the frontier's
+    journal the next run would find nothing to do.  It queues again what was left, fetches
+    nothing the killed run had finished, writes no document twice, and reaches about what an
+    uninterrupted crawl reaches."""
+    web, server = demo
+    jobdir = tmp_path / "job"
+    _crawl_and_kill(tmp_path, server, web.seeds, JOBDIR=str(jobdir), STATE_SAVE_INTERVAL="0.5",
+                    MAX_PAGES_PER_HOST="1000")
     assert (jobdir / "frontier.open").exists()          # the killed run never closed
     # Scrapy writes spider.state on close only; the checkpoints wrote it (per-host counts)
-    import pickle
     counts = pickle.loads((jobdir / "spider.state").read_bytes())["host_requests"]
     assert sum(counts.values()) >= 5
     killed_rows = [r for r in _log(tmp_path) if not r.get("robots")]
@@ -276,6 +281,25 @@ def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
     full = {r["url"] for r in _log(full_tmp) if not r.get("robots")}
     assert len(set(urls) & full) >= 0.85 * len(full)
     assert not (jobdir / "frontier.open").exists()
+
+
+def test_a_crawl_killed_before_its_first_checkpoint_writes_no_document_twice(demo, tmp_path):
+    """No JOBDIR and no checkpoint before the kill: the next run fetches the same pages again,
+    and only the corpus knows what was written (the kill left its shard open). The duplicate
+    index catches up from it, so nothing is written twice."""
+    web, server = demo
+    _crawl_and_kill(tmp_path, server, web.seeds, lines=30, STATE_SAVE_INTERVAL="0")
+    assert not (tmp_path / "state" / "dedup.pickle").exists()
+    written = len(_docs(tmp_path))       # the open shard, published by the next run
+    assert not written and list((tmp_path / "corpus" / "documents").glob(".part-*.tmp"))
+    again, text = _crawl(tmp_path, server, web.seeds)
+    assert again.returncode == 0, text[-2000:]
+    docs = _docs(tmp_path)
+    urls = [d["url"] for d in docs]
+    assert len(urls) == len(set(urls)), Counter(urls).most_common(3)
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["dedup/caught_up"] >= 3
+    assert summary.get("corpus/duplicate", 0) >= summary["dedup/caught_up"]
 
 
 def test_host_cap_holds_across_a_resumed_job(demo, tmp_path):

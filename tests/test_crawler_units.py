@@ -256,6 +256,43 @@ def test_a_gzip_shard_cut_anywhere_recovers_a_prefix_of_its_documents(data):
             assert len(got) == len(docs)
 
 
+def test_the_duplicate_index_catches_up_with_documents_written_after_its_save(tmp_path):
+    """A crawl killed between two checkpoints wrote documents its saved duplicate index does
+    not hold: the next run indexes them from the shards written since the index's save (the
+    one the kill left open included), so it does not write them again."""
+    import os
+
+    from crawler.corpus import documents_since
+    from crawler.dedup import DuplicateIndex
+
+    text = "Wind turbines convert the kinetic energy of moving air into electricity. " * 8
+    docs = [{"url": f"http://a.test/{k}", "final_url": f"http://a.test/{k}",
+             "text": f"Document {k}. " + text.replace("Wind", f"Wind{k}")} for k in range(4)]
+    docs[3]["url"] = "http://a.test/old-3"                   # a redirect: both URLs known
+    writer = ShardWriter(tmp_path / "documents", docs_per_shard=2)
+    index = DuplicateIndex()
+    for doc in docs[:2]:
+        index.add(doc["final_url"], doc["text"])
+        writer.write(doc)                                    # shard 0, published when full
+    index.save(tmp_path / "dedup.pickle")
+    saved = (tmp_path / "dedup.pickle").stat().st_mtime
+    old_shard = tmp_path / "documents" / "part-00000.jsonl"
+    os.utime(old_shard, (saved - 60, saved - 60))            # last written before the save
+    for doc in docs[2:]:
+        writer.write(doc)                                    # shard 1: after the save
+    (tmp_path / "documents" / "part-00002.jsonl").write_text('{"url": "x"}\nnot json\n')
+    assert [d["url"] for d in documents_since(tmp_path / "documents", saved)] == \
+        ["http://a.test/2", "http://a.test/old-3", "x"]
+    assert len(list(documents_since(tmp_path / "documents", None))) == 5
+    assert list(documents_since(tmp_path / "missing", None)) == []
+    resumed = DuplicateIndex.load(tmp_path / "dedup.pickle")
+    assert resumed.check("http://b.test/copy", docs[2]["text"])[0] is None   # not indexed
+    assert resumed.catch_up(documents_since(tmp_path / "documents", saved)) == 2
+    assert resumed.check("http://b.test/copy", docs[2]["text"])[:2] == ("exact", "http://a.test/2")
+    assert resumed.urls["http://a.test/old-3"] == "http://a.test/3"
+    assert resumed.catch_up(documents_since(tmp_path / "documents", None)) == 0  # all known
+
+
 def test_crawl_log_writes_in_arrival_order(tmp_path):
     log = CrawlLog(tmp_path / "log.jsonl")
     a = log.open_entry({"url": "a"})
