@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 from scrapy import Request
@@ -70,7 +71,8 @@ class PriorityDupeFilter(BaseDupeFilter):
             self.mark = Path(path, RUNNING_MARK)
             killed = self.mark.is_file() and log_path.is_file()
             if log_path.is_file():
-                self._replay(log_path.read_text(encoding="ascii", errors="ignore"), killed)
+                with open(log_path, encoding="ascii", errors="ignore") as lines:
+                    self._replay(lines, killed)
             if killed:
                 # its index was never written: Scrapy would read a stale one, or none
                 shutil.rmtree(Path(path, SCRAPY_QUEUE_DIR), ignore_errors=True)
@@ -92,13 +94,13 @@ class PriorityDupeFilter(BaseDupeFilter):
         crawler.priority_dupefilter = df
         return df
 
-    def _replay(self, text: str, recover: bool = False) -> None:
+    def _replay(self, lines: Iterable[str], recover: bool = False) -> None:
         """Rebuild the queued priorities and the fetched set from the log; with ``recover``
         (the last run was killed) also the URL and depth of each request queued and never
         fetched, best first."""
         queued: dict[bytes, tuple[str, int, int]] = {}
         unfinished: set[bytes] = set()       # sent by the current run, not done with yet
-        for line in text.splitlines():
+        for line in lines:
             parts = line.split()
             try:
                 if len(parts) in (3, 5) and parts[0] == "Q":
@@ -106,6 +108,9 @@ class PriorityDupeFilter(BaseDupeFilter):
                     self.best[fp] = priority
                     if len(parts) == 5:
                         queued[fp] = (parts[4], priority, int(parts[3]))
+                    elif fp in queued:                # a re-prioritization: same URL, depth
+                        url, _, depth = queued[fp]
+                        queued[fp] = (url, priority, depth)
                 elif len(parts) == 2 and parts[0] == "F":
                     fp = bytes.fromhex(parts[1])
                     self.fetched.add(fp)
@@ -167,7 +172,8 @@ class PriorityDupeFilter(BaseDupeFilter):
         fp = self.fingerprint(request)
         if fp not in self.fetched and self.best.get(fp) != request.priority:
             self.best[fp] = request.priority
-            self._queued(fp, request)
+            if self.file:       # the URL and depth are on the line that queued it
+                self.file.write(f"Q {fp.hex()} {request.priority}\n")
 
     def mark_fetched(self, request: Request) -> bool:
         """Record a download; False when the URL was already fetched (a stale copy)."""
