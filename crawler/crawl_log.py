@@ -27,20 +27,20 @@ class CrawlLog:
         self._pending: dict[int, dict[str, Any] | None] = {}
         self._complete: dict[int, dict[str, Any]] = {}
         self._opened: dict[int, float] = {}
-        self._on_complete: dict[int, Callable[[], None]] = {}
+        self._on_written: dict[int, Callable[[], None]] = {}
         self.lines = 0
 
     def open_entry(self, entry: dict[str, Any],
-                   on_complete: Callable[[], None] | None = None) -> int:
-        """Register a received response; returns its sequence number.  ``on_complete`` is
-        called when the entry is complete (the frontier's journal: the crawl is done with
-        that download)."""
+                   on_written: Callable[[], None] | None = None) -> int:
+        """Register a received response; returns its sequence number.  ``on_written`` is
+        called once its line is written (the frontier's journal: the crawl is done with that
+        download)."""
         seq = self._next_seq
         self._next_seq += 1
         self._pending[seq] = entry
         self._opened[seq] = time.monotonic()
-        if on_complete is not None:
-            self._on_complete[seq] = on_complete
+        if on_written is not None:
+            self._on_written[seq] = on_written
         return seq
 
     def complete(self, seq: int | None, **fields: Any) -> None:
@@ -51,20 +51,21 @@ class CrawlLog:
         entry.update(fields)
         self._complete[seq] = entry
         self._flush()
-        done = self._on_complete.pop(seq, None)
-        if done is not None:
-            done()
 
     def _flush(self) -> None:
-        wrote = False
+        written = []
         while self._next_write in self._complete:
             entry = self._complete.pop(self._next_write)
             self._handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            written.append(self._next_write)
             self._next_write += 1
             self.lines += 1
-            wrote = True
-        if wrote:
+        if written:
             self._handle.flush()
+            for seq in written:
+                done = self._on_written.pop(seq, None)
+                if done is not None:
+                    done()
 
     def expire(self, max_age: float) -> int:
         """Complete entries pending longer than ``max_age`` seconds (their page was lost)."""

@@ -9,31 +9,24 @@ set are appended to ``JOBDIR/frontier.log`` (priorities changed by a re-prioriti
 queue too; ``U`` lines forget a request dropped by the crawl's scope), so a resumed crawl never
 refetches a page.
 
-The log is also the queue's journal.  Scrapy writes the index of its disk queue
-(``JOBDIR/requests.queue``) only when the crawl closes; a crawl killed hard (``kill -9``, a
-second Ctrl-C, a crash, the machine going down) leaves a queue the next run cannot read, and
-would resume with an empty frontier.  A queued line carries the request's URL and depth, and
-``JOBDIR/frontier.open`` marks a run under way: when the next run finds the marker, it
-discards Scrapy's unreadable queue and the spider queues again every URL the log queued and
-no run fetched (:attr:`PriorityDupeFilter.recovered`), at its last priority.  A download is
-logged when it is sent (``F``, so that no copy is sent twice) and again when the crawl is done
-with it (``D``: its crawl-log line is complete, the page judged and written); what the killed
-run had sent and not finished (at most the requests in flight and the pages waiting for the
-pipelines) is fetched again.  Each run starts with an ``R`` line, or ``K`` after a killed one
-(the unfinished downloads before it count as not fetched).
+The log is also the queue's journal (:mod:`crawler.journal`): after a crawl killed hard, the
+next run queues again what no run fetched (:attr:`PriorityDupeFilter.recovered`).
 """
 from __future__ import annotations
 
 import logging
 import shutil
-from collections.abc import Iterable
+import time
+from collections import deque
 from pathlib import Path
 
 from scrapy import Request
+from scrapy.core.scheduler import Scheduler
 from scrapy.dupefilters import BaseDupeFilter
 from scrapy.pqueues import ScrapyPriorityQueue
 from scrapy.utils.job import job_dir
 
+from .journal import Entry, queue_line, replay
 from .link_scoring import PRIORITY_LEVELS, priority_of
 from .politeness import slot_full
 from .setting_values import number_setting
@@ -44,6 +37,9 @@ UPGRADE_MARGIN = 5   # a rediscovery must beat the queued priority by this much
 
 RUNNING_MARK = "frontier.open"
 SCRAPY_QUEUE_DIR = "requests.queue"     # Scrapy's disk queue under JOBDIR
+# [ours] seconds a "done" line waits before it is written: the page's links are journaled
+# (queued) by then, so a kill never leaves a page done whose links were not
+DONE_DELAY = 1.0
 
 
 def _ends_mid_line(path: Path) -> bool:
@@ -57,35 +53,42 @@ def _ends_mid_line(path: Path) -> bool:
 
 
 class PriorityDupeFilter(BaseDupeFilter):
+    """The seen-URL filter of a best-first crawl, and with ``JOBDIR`` its log and the queue's
+    journal (``JOBDIR/frontier.log``, :mod:`crawler.journal`).  ``JOBDIR/frontier.open``
+    marks a run under way from its first journal line until it closes: a run that finds it
+    follows a killed one, drops Scrapy's unreadable queue and recovers from the journal."""
+
     def __init__(self, path: str | None = None, fingerprinter=None, stats=None):
         self.fingerprinter = fingerprinter
         self.stats = stats
         self.best: dict[bytes, int] = {}
         self.fetched: set[bytes] = set()
         self.file = None
+        self.path: Path | None = None
         self.mark: Path | None = None
-        # (url, priority, depth) of the requests a run killed hard left queued, best first
-        self.recovered: list[tuple[str, int, int]] = []
+        self._header: str | None = None     # this run's first line, written with its first event
+        self._done: deque[tuple[float, bytes]] = deque()   # "done" lines waiting DONE_DELAY
+        # the requests a run killed hard left queued, best first (crawler.journal.Entry)
+        self.recovered: list[Entry] = []
         if path:
-            log_path = Path(path, "frontier.log")
+            self.path = Path(path, "frontier.log")
             self.mark = Path(path, RUNNING_MARK)
-            killed = self.mark.is_file() and log_path.is_file()
-            if log_path.is_file():
-                with open(log_path, encoding="ascii", errors="ignore") as lines:
-                    self._replay(lines, killed)
+            killed = self.mark.is_file() and self.path.is_file()
+            if self.path.is_file():
+                with open(self.path, encoding="ascii", errors="ignore") as lines:
+                    state = replay(lines, killed, self._url_fingerprint)
+                self.best, self.fetched, self.recovered = state.best, state.fetched, \
+                    state.recovered
             if killed:
                 # its index was never written: Scrapy would read a stale one, or none
                 shutil.rmtree(Path(path, SCRAPY_QUEUE_DIR), ignore_errors=True)
                 log.warning("the previous run of this job did not close (killed?): %d queued "
-                            "requests recovered from %s", len(self.recovered), log_path)
+                            "requests recovered from %s", len(self.recovered), self.path)
                 if stats is not None:
                     stats.set_value("frontier/recovered_after_kill", len(self.recovered))
-            self.mark.touch()
-            cut = _ends_mid_line(log_path)
-            self.file = open(log_path, "a", encoding="ascii", errors="backslashreplace")
             # a line cut by the kill stays alone
-            self.file.write(("\n" if cut else "") + ("K\n" if killed else "R\n"))
-            self.file.flush()
+            self._header = ("\n" if _ends_mid_line(self.path) else "") + \
+                ("K\n" if killed else "R\n")
         self.resumed = bool(self.fetched or self.best)   # JOBDIR held earlier runs' URLs
 
     @classmethod
@@ -94,56 +97,28 @@ class PriorityDupeFilter(BaseDupeFilter):
         crawler.priority_dupefilter = df
         return df
 
-    def _replay(self, lines: Iterable[str], recover: bool = False) -> None:
-        """Rebuild the queued priorities and the fetched set from the log; with ``recover``
-        (the last run was killed) also the URL and depth of each request queued and never
-        fetched, best first."""
-        queued: dict[bytes, tuple[str, int, int]] = {}
-        unfinished: set[bytes] = set()       # sent by the current run, not done with yet
-        for line in lines:
-            parts = line.split()
-            try:
-                if len(parts) in (3, 5) and parts[0] == "Q":
-                    fp, priority = bytes.fromhex(parts[1]), int(parts[2])
-                    self.best[fp] = priority
-                    if len(parts) == 5:
-                        queued[fp] = (parts[4], priority, int(parts[3]))
-                    elif fp in queued:                # a re-prioritization: same URL, depth
-                        url, _, depth = queued[fp]
-                        queued[fp] = (url, priority, depth)
-                elif len(parts) == 2 and parts[0] == "F":
-                    fp = bytes.fromhex(parts[1])
-                    self.fetched.add(fp)
-                    unfinished.add(fp)
-                elif len(parts) == 2 and parts[0] == "D":
-                    unfinished.discard(bytes.fromhex(parts[1]))
-                elif parts == ["K"]:                  # the run before was killed
-                    self._unfetch(unfinished, queued)
-                elif parts == ["R"]:                  # the run before closed
-                    unfinished.clear()
-                elif len(parts) == 2 and parts[0] == "U":
-                    fp = bytes.fromhex(parts[1])
-                    self._forget(fp)
-                    queued.pop(fp, None)
-                    unfinished.discard(fp)
-            except ValueError:
-                continue                              # a line cut by a kill
-        if recover:
-            self._unfetch(unfinished, queued)
-            self.recovered = sorted((entry for fp, entry in queued.items()
-                                     if fp not in self.fetched and fp in self.best),
-                                    key=lambda e: -e[1])
+    def _url_fingerprint(self, url: str) -> bytes:
+        return self.fingerprint(Request(url))
 
-    def _unfetch(self, unfinished: set[bytes], queued: dict) -> None:
-        """Downloads a killed run had not finished count as not fetched (queued ones are
-        fetched again)."""
-        self.fetched -= unfinished & queued.keys()
-        unfinished.clear()
-
-    def _queued(self, fp: bytes, request: Request) -> None:
-        if self.file:
-            self.file.write(f"Q {fp.hex()} {request.priority} "
-                            f"{int(request.meta.get('depth') or 0)} {request.url}\n")
+    def _write(self, text: str, flush: bool = False) -> None:
+        """Append ``text`` to the journal (nothing without ``JOBDIR``); the run's first write
+        marks the run under way and writes its ``R`` / ``K`` line; the "done" lines that have
+        waited ``DONE_DELAY`` go first."""
+        if self.path is None:
+            return
+        if self._header is not None:
+            self.mark.touch()
+            self.file = open(self.path, "a", encoding="ascii", errors="backslashreplace")
+            self.file.write(self._header)
+            self._header = None
+        if self._done:
+            old = time.monotonic() - DONE_DELAY
+            while self._done and self._done[0][0] <= old:
+                self.file.write(f"D {self._done.popleft()[1].hex()}\n")
+                flush = True
+        self.file.write(text)
+        if flush:
+            self.file.flush()
 
     def fingerprint(self, request: Request) -> bytes:
         return self.fingerprinter.fingerprint(request)
@@ -158,8 +133,17 @@ class PriorityDupeFilter(BaseDupeFilter):
         if old is not None and self.stats is not None:
             self.stats.inc_value("frontier/priority_upgrades")
         self.best[fp] = request.priority
-        self._queued(fp, request)
+        self._write(queue_line("Q", fp, request))
         return False
+
+    def queued_again(self, request: Request) -> None:
+        """A request queued past this filter (``dont_filter``: a retry, a redirect of such a
+        request, a recovered one): journaled, so that a kill before it is done does not lose
+        it.  A "done" line still waiting for the URL is dropped: the URL is not done."""
+        fp = self.fingerprint(request)
+        if self._done:
+            self._done = deque(item for item in self._done if item[1] != fp)
+        self._write(queue_line("A", fp, request))
 
     def known(self, url: str) -> bool:
         """``url`` was fetched or queued by this job, this run or an earlier one."""
@@ -172,8 +156,7 @@ class PriorityDupeFilter(BaseDupeFilter):
         fp = self.fingerprint(request)
         if fp not in self.fetched and self.best.get(fp) != request.priority:
             self.best[fp] = request.priority
-            if self.file:       # the URL and depth are on the line that queued it
-                self.file.write(f"Q {fp.hex()} {request.priority}\n")
+            self._write(f"Q {fp.hex()} {request.priority}\n")   # URL, depth: on its Q line
 
     def mark_fetched(self, request: Request) -> bool:
         """Record a download; False when the URL was already fetched (a stale copy)."""
@@ -181,21 +164,18 @@ class PriorityDupeFilter(BaseDupeFilter):
         if fp in self.fetched:
             return False
         self.fetched.add(fp)
-        if self.file:
-            self.file.write(f"F {fp.hex()}\n")
-            self.file.flush()
+        self._write(f"F {fp.hex()}\n", flush=True)
         return True
 
     def finished(self, request: Request):
-        """A callable that logs the download of ``request`` as done with (``D``): after a
-        kill, only downloads that were not are fetched again.  Called when its crawl-log
-        line is complete."""
+        """A callable that logs the download of ``request`` as done with (``D``, written
+        ``DONE_DELAY`` later): after a kill, downloads not done with are fetched again.
+        Called when its crawl-log line is written."""
         fp = self.fingerprint(request)
 
         def done() -> None:
-            if self.file:
-                self.file.write(f"D {fp.hex()}\n")
-                self.file.flush()           # as the corpus writer flushes each document
+            if self.path is not None:
+                self._done.append((time.monotonic(), fp))
         return done
 
     def forget(self, request: Request) -> None:
@@ -204,9 +184,7 @@ class PriorityDupeFilter(BaseDupeFilter):
         ``MAX_PAGES_PER_HOST``, say) may queue it again."""
         fp = self.fingerprint(request)
         self._forget(fp)
-        if self.file:
-            self.file.write(f"U {fp.hex()}\n")
-            self.file.flush()
+        self._write(f"U {fp.hex()}\n", flush=True)
 
     def _forget(self, fp: bytes) -> None:
         self.fetched.discard(fp)
@@ -218,12 +196,31 @@ class PriorityDupeFilter(BaseDupeFilter):
             self.stats.inc_value("dupefilter/filtered")
 
     def close(self, reason: str) -> None:
-        if self.file:
-            self.file.close()
-            self.file = None
-        if self.mark is not None:
-            self.mark.unlink(missing_ok=True)   # Scrapy writes its queue's index on closing
-            self.mark = None
+        if self.path is None:
+            return
+        # a closing run always writes its R / K line (K: the downloads the killed run had
+        # not done with count as not fetched) and its "done" lines
+        self._write("".join(f"D {fp.hex()}\n" for _, fp in self._done), flush=True)
+        self._done.clear()
+        self.file.close()
+        self.file = None
+        self.mark.unlink(missing_ok=True)   # Scrapy writes its queue's index on closing
+        self.path = None
+
+
+class JournalScheduler(Scheduler):
+    """Scrapy's scheduler; a request it queues past the seen-URL filter (``dont_filter``) is
+    journaled too (:meth:`PriorityDupeFilter.queued_again`), except the revisits and retried
+    failures a run's start issues again anyway and robots.txt requests."""
+
+    def enqueue_request(self, request: Request) -> bool:
+        queued = super().enqueue_request(request)
+        meta = request.meta
+        if queued and request.dont_filter and isinstance(self.df, PriorityDupeFilter) \
+                and not (meta.get("revisit") or meta.get("retry_failed")
+                         or meta.get("dont_obey_robotstxt")):
+            self.df.queued_again(request)
+        return queued
 
 
 REPRIORITIZE_EVERY = 50    # judged fetches between two re-prioritizations of the whole queue,

@@ -94,7 +94,7 @@ class FetchLogMiddleware(_CrawlerMiddleware):
 
     def _finished(self, request: Request):
         """What logs the download of ``request`` as done with in the frontier's journal
-        (``crawler/frontier.py``), called when its crawl-log line is complete."""
+        (``crawler/journal.py``), called when its crawl-log line is written."""
         df = getattr(self.crawler, "priority_dupefilter", None)
         if df is None or is_robots_request(request):
             return None

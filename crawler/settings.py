@@ -120,6 +120,7 @@ METAREFRESH_ENABLED = True
 # Global best-first: ScrapyPriorityQueue pops the highest priority across all domains
 # (DownloaderAwarePriorityQueue picks a domain first, which breaks global order); ours adds
 # lazy re-scoring of a queued link with what the crawl learned since it was queued.
+SCHEDULER = "crawler.frontier.JournalScheduler"
 SCHEDULER_PRIORITY_QUEUE = "crawler.frontier.RescoringPriorityQueue"
 SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
 SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"

@@ -47,8 +47,9 @@ class TreeEnsemble:
             return np.zeros(0)
         if np.isnan(x).any():   # trained without missing values: NaN goes right, like +inf
             x = np.where(np.isnan(x), np.inf, x)
-        if _tree_sums is not None:
-            return self.baseline + _tree_sums(*self._compiled, x if x.flags.c_contiguous
+        compiled = self._compiled if _tree_sums is not None else None
+        if compiled is not None and x.ndim == 2 and x.shape[1] > compiled[-1]:
+            return self.baseline + _tree_sums(*compiled[:-1], x if x.flags.c_contiguous
                                               else np.ascontiguousarray(x))
         if self._masks is None:
             return self._walk(x)
@@ -66,14 +67,24 @@ class TreeEnsemble:
         return self.baseline + values.ravel().take(leaf + offsets).sum(axis=0)
 
     @cached_property
-    def _compiled(self) -> tuple[np.ndarray, ...]:
-        """The node arrays as ``_forest.tree_sums`` reads them."""
+    def _compiled(self) -> tuple | None:
+        """The node arrays as ``_forest.tree_sums`` reads them (it checks no bounds), and the
+        highest feature index a split reads; None when the arrays are not trees it can walk
+        safely (every split's children after it and inside its tree, features >= 0): the
+        numpy path then answers, or raises."""
+        width = self.feature.shape[1]
+        node = np.arange(width)
+        split = ~self.leaf
+        if not (((self.left > node) & (self.left < width) & (self.right > node)
+                 & (self.right < width) & (self.feature >= 0)) | self.leaf).all():
+            return None
         return (np.ascontiguousarray(self.feature, dtype=np.int32),
                 np.ascontiguousarray(self.threshold, dtype=np.float64),
                 np.ascontiguousarray(self.left, dtype=np.int32),
                 np.ascontiguousarray(self.right, dtype=np.int32),
                 np.ascontiguousarray(self.leaf, dtype=np.uint8),
-                np.ascontiguousarray(self.value, dtype=np.float64))
+                np.ascontiguousarray(self.value, dtype=np.float64),
+                int(self.feature[split].max()) if split.any() else -1)
 
     @cached_property
     def _masks(self) -> tuple | None:

@@ -104,6 +104,28 @@ def test_compiled_prediction_is_the_numpy_one_bit_for_bit(monkeypatch):
         assert np.array_equal(got, stage1.decision(x))
 
 
+def test_compiled_prediction_refuses_what_it_cannot_walk_safely():
+    """The C walk checks no bounds: rows with fewer columns than a split reads go to the
+    numpy path (an IndexError), and so do node arrays that are not trees (a child before
+    its node would loop forever; one past the tree would read out of bounds)."""
+    from dataclasses import replace
+
+    from extraction.methods.auto import MODEL_DIR, load_model
+
+    stage1, _, _ = load_model(str(MODEL_DIR))
+    width = int(stage1.feature[~stage1.leaf].max()) + 1
+    x = np.zeros((3, width), dtype=np.float32)
+    assert stage1.decision(x).shape == (3,)
+    with pytest.raises(IndexError):
+        stage1.decision(x[:, :width - 1])
+    t, n = map(int, np.argwhere(~stage1.leaf)[0])
+    for child in (n, stage1.feature.shape[1] + 3):           # a cycle, out of the tree
+        left = stage1.left.copy()
+        left[t, n] = child
+        broken = replace(stage1, left=left)
+        assert broken._compiled is None
+
+
 @pytest.mark.shared
 @pytest.mark.parametrize("name, floor", [("zh-wce-dev", 0.90), ("cleaneval-dev", 0.92)])
 def test_auto_quality_on_dev_splits(extraction_data, name, floor):

@@ -253,12 +253,12 @@ def _crawl_and_kill(tmp: Path, server, seeds, lines: int = 15, **settings) -> No
 def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
     """kill -9 mid-crawl: Scrapy never wrote its queue's index, so without the frontier's
     journal the next run would find nothing to do.  It queues again what was left, fetches
-    nothing the killed run had finished, writes no document twice, and reaches about what an
-    uninterrupted crawl reaches."""
+    again only what the killed run had not done with a second before, writes no document
+    twice, and reaches about what an uninterrupted crawl reaches."""
     web, server = demo
     jobdir = tmp_path / "job"
-    _crawl_and_kill(tmp_path, server, web.seeds, JOBDIR=str(jobdir), STATE_SAVE_INTERVAL="0.5",
-                    MAX_PAGES_PER_HOST="1000")
+    _crawl_and_kill(tmp_path, server, web.seeds, lines=30, JOBDIR=str(jobdir),
+                    STATE_SAVE_INTERVAL="0.5", MAX_PAGES_PER_HOST="1000")
     assert (jobdir / "frontier.open").exists()          # the killed run never closed
     # Scrapy writes spider.state on close only; the checkpoints wrote it (per-host counts)
     counts = pickle.loads((jobdir / "spider.state").read_bytes())["host_requests"]
@@ -271,9 +271,13 @@ def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
     assert summary["frontier/recovered_after_kill"] > 0
     rows = [r for r in _log(tmp_path) if not r.get("robots")]
     assert len(rows) > len(killed_rows) + 10                    # it went on
-    # a redirect's two responses share the scheduled URL: a fetch is (URL, status)
+    # a redirect's two responses share the scheduled URL: a fetch is (URL, status).  Pages
+    # done with in the last DONE_DELAY (1 s) before the kill are fetched again (their links
+    # might not have been journaled); nothing older is
     fetches = [(r["url"], r["status"]) for r in rows]
-    assert len(fetches) == len(set(fetches)), Counter(fetches).most_common(3)
+    again = {f for f, n in Counter(fetches).items() if n > 1}
+    assert again <= {(r["url"], r["status"]) for r in killed_rows[-15:]}, again
+    assert len(again) <= 12
     urls = [r["url"] for r in rows]
     docs = _docs(tmp_path)
     assert len({d["url"] for d in docs}) == len(docs)

@@ -363,90 +363,143 @@ def test_priority_dupefilter_logs_requeued_priorities_for_a_resume(tmp_path):
 
 def _killed(df: PriorityDupeFilter) -> None:
     """What a kill -9 leaves: the log as written so far, the run's marker, no close."""
-    df.file.flush()
-    df.file = None
+    if df.file is not None:
+        df.file.flush()
+    df.file = df.path = None
 
 
-def test_a_killed_run_is_recovered_from_the_frontier_journal(tmp_path):
+def _fp(url: str) -> bytes:
+    return RequestFingerprinter().fingerprint(Request(url))
+
+
+def test_a_killed_run_is_recovered_from_the_frontier_journal(tmp_path, monkeypatch):
     """Scrapy writes its disk queue's index only on close: after a kill the next run queues
     again from frontier.log what no run fetched, and fetches again what the killed run had
-    sent and not finished (D); finished downloads are never fetched again."""
+    sent and not done with (D); downloads done with are never fetched again."""
+    from crawler import frontier
+    from crawler.journal import Entry
+
+    monkeypatch.setattr(frontier, "DONE_DELAY", 0.0)
     fps = RequestFingerprinter()
     df = PriorityDupeFilter(str(tmp_path), fps)
+    assert not (tmp_path / "frontier.open").exists()         # marked at the first event
     req = {name: Request(f"http://a.test/{name}", priority=p, meta={"depth": d})
            for name, p, d in [("done", 90, 1), ("inflight", 80, 2), ("waiting", 70, 3),
                               ("best", 95, 1), ("dropped", 60, 1)]}
     for r in req.values():
         assert not df.request_seen(r)
+    assert (tmp_path / "frontier.open").exists()
     df.requeued(req["waiting"].replace(priority=75))         # re-scored while queued
     for name in ("done", "inflight"):
         assert df.mark_fetched(req[name])
-    df.finished(req["done"])()                                 # judged and written
+    df.finished(req["done"])()                                 # its crawl-log line written
     df.forget(req["dropped"])                                  # dropped by the scope
     (tmp_path / "requests.queue").mkdir()                      # Scrapy's, index never written
     _killed(df)
     again = PriorityDupeFilter(str(tmp_path), fps)
     assert not (tmp_path / "requests.queue").exists()
-    assert again.recovered == [("http://a.test/best", 95, 1), ("http://a.test/inflight", 80, 2),
-                               ("http://a.test/waiting", 75, 3)]
-    assert not again.mark_fetched(req["done"])                 # finished: never again
+    assert again.recovered == [Entry("http://a.test/best", 95, 1),
+                               Entry("http://a.test/inflight", 80, 2),
+                               Entry("http://a.test/waiting", 75, 3)]
+    assert not again.mark_fetched(req["done"])                 # done with: never again
     assert again.mark_fetched(req["inflight"])                 # lost in flight: once more
     again.close("finished")                                    # closed: no recovery next time
     assert not (tmp_path / "frontier.open").exists()
     third = PriorityDupeFilter(str(tmp_path), fps)
-    assert third.recovered == [] and (tmp_path / "frontier.open").exists()
-    assert not third.mark_fetched(req["inflight"])
+    assert third.recovered == [] and not third.mark_fetched(req["inflight"])
 
 
-def test_a_run_killed_twice_still_recovers_the_first_kills_downloads(tmp_path):
-    """A download the first killed run had not finished and the second (recovering) run did
-    not reach either is recovered again after the second kill."""
-    fps = RequestFingerprinter()
-    df = PriorityDupeFilter(str(tmp_path), fps)
-    a, b = Request("http://a.test/a", priority=50), Request("http://a.test/b", priority=40)
-    for r in (a, b):
-        df.request_seen(r)
-        df.mark_fetched(r)
-    _killed(df)
-    second = PriorityDupeFilter(str(tmp_path), fps)
-    assert [u for u, _, _ in second.recovered] == ["http://a.test/a", "http://a.test/b"]
-    assert second.mark_fetched(a)
-    second.finished(a)()
-    _killed(second)
-    third = PriorityDupeFilter(str(tmp_path), fps)
-    assert third.recovered == [("http://a.test/b", 40, 0)]
+def test_a_done_line_waits_until_the_pages_links_are_journaled(tmp_path):
+    """D is written DONE_DELAY after the crawl-log line, at the next journal write, so the
+    page's links (queued just after its line) precede it; a kill before then fetches the page
+    again rather than lose its links."""
+    from crawler import frontier
+
+    df = PriorityDupeFilter(str(tmp_path), RequestFingerprinter())
+    page = Request("http://a.test/p", priority=50)
+    df.request_seen(page)
+    df.mark_fetched(page)
+    df.finished(page)()
+    df.request_seen(Request("http://a.test/link", priority=40))   # the page's link
+    text = (tmp_path / "frontier.log").read_text()
+    assert "D " not in text
+    df._done[0] = (df._done[0][0] - frontier.DONE_DELAY, df._done[0][1])   # time passes
+    df.mark_fetched(Request("http://a.test/link", priority=40))
+    lines = (tmp_path / "frontier.log").read_text().splitlines()
+    assert [x.split()[0] for x in lines] == ["R", "Q", "F", "Q", "D", "F"]
+    assert lines[3].endswith("http://a.test/link")
 
 
-def test_the_journal_survives_a_line_cut_by_a_kill(tmp_path):
+def test_a_run_that_fails_at_startup_leaves_no_marker(tmp_path):
+    """A run that journals nothing (a crawl that cannot start) does not mark the job as under
+    way, so the next run trusts Scrapy's queue instead of recovering; a killed run's marker
+    stays until a run closes."""
     fps = RequestFingerprinter()
     df = PriorityDupeFilter(str(tmp_path), fps)
     df.request_seen(Request("http://a.test/q", priority=30))
-    _killed(df)
-    with open(tmp_path / "frontier.log", "a", encoding="ascii") as f:
-        f.write("Q 0123abc")                                    # the kill cut this line
-    again = PriorityDupeFilter(str(tmp_path), fps)
-    assert again.recovered == [("http://a.test/q", 30, 0)]
-    again.close("finished")
-    lines = (tmp_path / "frontier.log").read_text().splitlines()
-    assert "Q 0123abc" in lines and lines[-1] == "K"           # the cut line stays alone
-    # logs of jobs written before the journal (Q without URL, no R/K/D lines) still load
-    (tmp_path / "old").mkdir()
-    fp = fps.fingerprint(Request("http://a.test/old")).hex()
-    (tmp_path / "old" / "frontier.log").write_text(f"Q {fp} 12\nF {fp}\n")
-    old = PriorityDupeFilter(str(tmp_path / "old"), fps)
-    assert old.recovered == [] and not old.mark_fetched(Request("http://a.test/old"))
+    df.close("finished")
+    (tmp_path / "requests.queue").mkdir()
+    PriorityDupeFilter(str(tmp_path), fps)                      # never closed, wrote nothing
+    assert not (tmp_path / "frontier.open").exists()
+    after = PriorityDupeFilter(str(tmp_path), fps)
+    assert after.recovered == [] and (tmp_path / "requests.queue").exists()
+    after.request_seen(Request("http://a.test/r", priority=20))
+    _killed(after)
+    PriorityDupeFilter(str(tmp_path), fps)                      # recovers, fails at startup
+    assert (tmp_path / "frontier.open").exists()
+    last = PriorityDupeFilter(str(tmp_path), fps)     # q sat in Scrapy's queue, r was new
+    assert [e.url for e in last.recovered] == ["http://a.test/q", "http://a.test/r"]
 
 
-def test_a_crawl_log_entry_reports_its_completion(tmp_path):
+def test_journal_replay_of_retries_redirects_listings_and_cut_lines():
+    """The journal as a pure function of its lines: an A line (a retry, queued past the
+    filter) not done with is recovered even though its URL was fetched before; a listing
+    keeps its kind; a line cut by a kill recovers nothing; a second kill still recovers
+    what the first run left; a log of a clean close recovers nothing."""
+    from crawler.journal import Entry, replay
+
+    a, b, c, d = (_fp(f"http://a.test/{x}") for x in "abcd")
+    sm = _fp("http://a.test/sitemap.xml")
+    lines = [
+        "R",
+        f"Q {a.hex()} 50 1 http://a.test/a",
+        f"Q {b.hex()} 40 1 http://a.test/b",
+        f"Q {sm.hex()} 110 0 http://a.test/sitemap.xml sitemap=a.test",
+        f"F {a.hex()}", f"D {a.hex()}",                    # a failed: logged, done
+        f"A {a.hex()} 50 1 http://a.test/a",               # ... and its retry queued
+        f"F {b.hex()}", f"D {b.hex()}",
+        f"Q {c.hex()} 30 2 http://a.test/c",
+        f"Q {d.hex()} 20 2 http://a.test/d-cut-by-the-k",  # the kill cut this line
+    ]
+    fingerprint = lambda url: _fp(url)                     # noqa: E731
+    got = replay(lines, recover=True, fingerprint=fingerprint)
+    assert got.recovered == [Entry("http://a.test/sitemap.xml", 110, 0, "sitemap=a.test"),
+                             Entry("http://a.test/a", 50, 1), Entry("http://a.test/c", 30, 2)]
+    assert b in got.fetched and a not in got.fetched
+    # the next run recovers and is killed too: a was fetched and done, c was not reached
+    second = lines + ["K", f"A {a.hex()} 50 1 http://a.test/a", f"F {a.hex()}",
+                      f"D {a.hex()}"]
+    got = replay(second, recover=True, fingerprint=fingerprint)
+    assert [e.url for e in got.recovered] == ["http://a.test/sitemap.xml", "http://a.test/c"]
+    assert replay(second + ["R"], recover=False).recovered == []
+    assert a in replay(second + ["R"]).fetched
+    # a request queued again and never done with, in a run killed and then closed: the run
+    # after the kill recovered it, so a clean log knows it as not fetched until done
+    clean = lines + ["K", "R"]
+    assert a not in replay(clean).fetched and b in replay(clean).fetched
+    assert replay(["Q zz 1 2 u", "F 0", "Q"], recover=True).recovered == []
+
+
+def test_a_crawl_log_entry_reports_when_its_line_is_written(tmp_path):
     log = CrawlLog(tmp_path / "log.jsonl")
     done: list[str] = []
     a = log.open_entry({"url": "a"}, lambda: done.append("a"))
     b = log.open_entry({"url": "b"}, lambda: done.append("b"))
     log.complete(b)
-    assert done == ["b"]                     # complete, though not written before a
+    assert done == []                        # complete, but its line waits behind a's
     log.complete(a)
     log.complete(a)
-    assert done == ["b", "a"]
+    assert done == ["a", "b"]
 
 
 def test_online_model_learns_a_separable_feature_and_round_trips(tmp_path):

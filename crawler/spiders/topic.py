@@ -32,6 +32,7 @@ from ..crawl_log import CrawlLog, write_summary
 from ..feeds import FEEDS_PER_HOST
 from ..frontier import UPGRADE_MARGIN, busy_host_slack
 from ..items import PageItem
+from ..journal import Entry
 from ..link_scoring import PRIORITY_LEVELS, SEED_PRIORITY, priority_of
 from ..links import canonical, crawlable, extract_links
 from ..middlewares import AlreadyFetched, is_html, now_iso, scheduled_url
@@ -242,19 +243,34 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             if self.sitemaps.take_file(host, url):
                 yield self._sitemap_request(url, host, again=bool(self.revisited_hosts))
         frontier = getattr(self.crawler, "priority_dupefilter", None)
-        for url, priority, depth in (frontier.recovered if frontier is not None else ()):
-            yield self._recovered_request(url, priority, depth)
+        for entry in (frontier.recovered if frontier is not None else ()):
+            request = self._recovered_request(entry)
+            if request is not None:
+                yield request
 
-    def _recovered_request(self, url: str, priority: int, depth: int) -> Request:
-        """A request the previous run of the job queued and never fetched before it was killed
-        (``crawler/frontier.py``): at its last priority, without the evidence it was scored
-        with (the queue does not re-score it)."""
-        score = min(1.0, max(0.0, priority / PRIORITY_LEVELS))
-        request = self._request(url, priority, None, score, None, None)
-        request.meta["depth"] = depth
+    def _recovered_request(self, entry: Entry) -> Request | None:
+        """A request the previous run of the job queued and never fetched before it was
+        killed (``crawler/journal.py``), at its last priority: a page without the evidence it
+        was scored with (the queue does not re-score it), a seed, feed or sitemap as such."""
+        url, kind = entry.url, entry.kind or ""
+        if kind == "seed":
+            request = self._start_request(url, False, seed=True)
+        elif kind == "feed":
+            request = self._fixed_request(url, self.parse_feed, False, listing="feed",
+                                          parent=None, feed_relevance=None)
+        elif kind.startswith("sitemap="):
+            host = kind.partition("=")[2]
+            if not self.sitemaps.take_file(host, url):
+                return None
+            request = self._sitemap_request(url, host, again=False)
+        else:
+            score = min(1.0, max(0.0, entry.priority / PRIORITY_LEVELS))
+            request = self._request(url, entry.priority, None, score, None, None)
+            self.queued_priority[url] = entry.priority
+        request.meta["depth"] = entry.depth
         request.meta["recovered"] = True
-        self.queued_priority[url] = priority
-        return request.replace(dont_filter=True)
+        self.crawler.stats.inc_value("frontier/recovered_requests")
+        return request.replace(priority=entry.priority, dont_filter=True)
 
     def _start_request(self, url: str, again: bool, seed: bool = False,
                        retry_failed: bool = False) -> Request:

@@ -1,0 +1,159 @@
+"""``JOBDIR/frontier.log``: the job's seen-URL log, and the journal of its request queue.
+
+Scrapy writes the index of its disk queue (``JOBDIR/requests.queue``) only when a crawl closes:
+a crawl killed hard (``kill -9``, a second Ctrl-C, a crash, the machine going down) leaves a
+queue the next run cannot read.  This log is enough to queue again what was left.  One line per
+event, appended:
+
+``Q fp priority depth url [kind]``
+    queued through the seen-URL filter (a new URL, or a priority upgrade);
+``Q fp priority``
+    its priority changed in the queue (re-prioritization; the URL is on the line above), or a
+    line written before the journal existed;
+``A fp priority depth url [kind]``
+    queued again past the filter (``dont_filter``): a retry, a redirect of such a request, a
+    request recovered after a kill;
+``F fp``
+    its download was sent (a URL is fetched at most once);
+``D fp``
+    the crawl is done with that download: its crawl-log line is written (the page judged, and
+    written to the corpus or refused);
+``U fp``
+    dropped before its download (the crawl's scope): neither queued nor fetched any more;
+``R`` / ``K``
+    a run started after a clean close / after a killed run.
+
+``kind`` says what a listing request was: ``seed``, ``feed`` or ``sitemap=HOST`` (none for a
+page).  After a kill, a download sent and not done with (``F`` or ``A`` without a later
+``D``) counts as not fetched: it is fetched again.  A line the kill cut short is ignored, and a
+queued URL whose line was cut is not recovered (its fingerprint does not match).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from scrapy import Request
+
+LISTING_KINDS = ("seed", "feed", "sitemap")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A queued request as the journal has it."""
+    url: str
+    priority: int
+    depth: int
+    kind: str | None = None      # None (a page), "seed", "feed", "sitemap=HOST"
+
+
+@dataclass
+class Replayed:
+    best: dict[bytes, int] = field(default_factory=dict)    # fp -> last queued priority
+    fetched: set[bytes] = field(default_factory=set)
+    recovered: list[Entry] = field(default_factory=list)    # best first
+
+
+def request_kind(request: Request) -> str | None:
+    """The journal's ``kind`` of a request (its listing type; None for a page)."""
+    listing = request.meta.get("listing")
+    if listing == "sitemap" and request.meta.get("sitemap_of"):
+        return f"sitemap={request.meta['sitemap_of']}"
+    return listing if listing in LISTING_KINDS else None
+
+
+def queue_line(tag: str, fp: bytes, request: Request) -> str:
+    """A ``Q`` or ``A`` line with the request's URL, depth and kind."""
+    kind = request_kind(request)
+    return (f"{tag} {fp.hex()} {request.priority} {int(request.meta.get('depth') or 0)} "
+            f"{request.url}{' ' + kind if kind else ''}\n")
+
+
+def _entry(parts: list[str]) -> Entry:
+    return Entry(parts[4], int(parts[2]), int(parts[3]), parts[5] if len(parts) == 6 else None)
+
+
+def replay(lines: Iterable[str], recover: bool = False,
+           fingerprint: Callable[[str], bytes] | None = None) -> Replayed:
+    """The state a log describes.  ``recover`` (the last run was killed): also the entries of
+    the requests queued and not fetched, best first; ``fingerprint(url)`` checks the URL of a
+    line a kill may have cut (the last one before ``K`` and at the end)."""
+    out = Replayed()
+    best, fetched = out.best, out.fetched
+    entries: dict[bytes, Entry] = {}       # kept only to recover
+    unfinished: set[bytes] = set()         # F without D, in the current run
+    again: dict[bytes, Entry] = {}         # A without D, in the current run
+    last: tuple[bytes, Entry] | None = None  # the last line read, when a full Q or A line
+
+    def damaged(item: tuple[bytes, Entry] | None) -> bool:
+        if item is None or fingerprint is None:
+            return False
+        try:
+            return fingerprint(item[1].url) != item[0]
+        except ValueError:
+            return True
+
+    def killed() -> None:                  # the run up to here was killed
+        if damaged(last):
+            entries.pop(last[0], None)
+        fetched.difference_update([fp for fp in unfinished if fp in best])
+        fetched.difference_update(again)
+        if recover:
+            entries.update(again)
+        unfinished.clear()
+        again.clear()
+
+    for line in lines:
+        parts = line.split()
+        current, last = last, None
+        try:
+            tag = parts[0] if parts else ""
+            if tag == "Q" and len(parts) in (3, 5, 6):
+                fp, priority = bytes.fromhex(parts[1]), int(parts[2])
+                if len(parts) >= 5:
+                    entry = _entry(parts)
+                    last = (fp, entry)
+                elif recover and fp in entries:          # re-prioritized: same URL, depth
+                    e = entries[fp]
+                    entry = Entry(e.url, priority, e.depth, e.kind)
+                else:
+                    entry = None
+                best[fp] = priority
+                if recover and entry is not None:
+                    entries[fp] = entry
+            elif tag == "A" and len(parts) in (5, 6):
+                fp = bytes.fromhex(parts[1])
+                entry = _entry(parts)
+                last = (fp, entry)
+                again[fp] = entry
+            elif tag == "F" and len(parts) == 2:
+                fp = bytes.fromhex(parts[1])
+                fetched.add(fp)
+                unfinished.add(fp)
+            elif tag == "D" and len(parts) == 2:
+                fp = bytes.fromhex(parts[1])
+                unfinished.discard(fp)
+                if fp in again:                       # a request queued again, now done
+                    fetched.add(fp)
+                    del again[fp]
+            elif tag == "U" and len(parts) == 2:
+                fp = bytes.fromhex(parts[1])
+                fetched.discard(fp)
+                best.pop(fp, None)
+                entries.pop(fp, None)
+                unfinished.discard(fp)
+                again.pop(fp, None)
+            elif parts == ["K"]:
+                last = current
+                killed()
+                last = None
+            elif parts == ["R"]:
+                unfinished.clear()
+                again.clear()
+        except ValueError:
+            continue                                  # a line cut by a kill
+    if recover:
+        killed()
+        out.recovered = sorted((e for fp, e in entries.items() if fp not in fetched),
+                               key=lambda e: -e.priority)
+    return out
