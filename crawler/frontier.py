@@ -39,7 +39,7 @@ RUNNING_MARK = "frontier.open"
 SCRAPY_QUEUE_DIR = "requests.queue"     # Scrapy's disk queue under JOBDIR
 # [ours] seconds a "done" line waits before it is written: the page's links are journaled
 # (queued) by then, so a kill never leaves a page done whose links were not
-DONE_DELAY = 1.0
+DONE_DELAY = 2.0
 
 
 def _ends_mid_line(path: Path) -> bool:
@@ -68,6 +68,7 @@ class PriorityDupeFilter(BaseDupeFilter):
         self.mark: Path | None = None
         self._header: str | None = None     # this run's first line, written with its first event
         self._done: deque[tuple[float, bytes]] = deque()   # "done" lines waiting DONE_DELAY
+        self._queued_again: dict[bytes, int] = {}   # fp -> A lines written for it this run
         # the requests a run killed hard left queued, best first (crawler.journal.Entry)
         self.recovered: list[Entry] = []
         if path:
@@ -141,6 +142,9 @@ class PriorityDupeFilter(BaseDupeFilter):
         request, a recovered one): journaled, so that a kill before it is done does not lose
         it.  A "done" line still waiting for the URL is dropped: the URL is not done."""
         fp = self.fingerprint(request)
+        if self.path is None:
+            return
+        self._queued_again[fp] = self._queued_again.get(fp, 0) + 1
         if self._done:
             self._done = deque(item for item in self._done if item[1] != fp)
         self._write(queue_line("A", fp, request))
@@ -172,9 +176,12 @@ class PriorityDupeFilter(BaseDupeFilter):
         ``DONE_DELAY`` later): after a kill, downloads not done with are fetched again.
         Called when its crawl-log line is written."""
         fp = self.fingerprint(request)
+        generation = self._queued_again.get(fp, 0)
 
         def done() -> None:
-            if self.path is not None:
+            # not when the URL was queued again meanwhile (a retry of this download, queued
+            # before its crawl-log line was written): done is the retry's to say
+            if self.path is not None and self._queued_again.get(fp, 0) == generation:
                 self._done.append((time.monotonic(), fp))
         return done
 
@@ -208,17 +215,24 @@ class PriorityDupeFilter(BaseDupeFilter):
         self.path = None
 
 
+def issued_by_start(meta: dict) -> bool:
+    """A request every run's start issues again while it is due (a seed or hub revisit, a
+    retried failure), which the journal leaves to it; what those spawn (a revisited seed's
+    feeds and sitemaps, their redirects) is journaled."""
+    return bool(meta.get("retry_failed") or meta.get("revisit")
+                and meta.get("listing") in (None, "seed") and not meta.get("redirect_times"))
+
+
 class JournalScheduler(Scheduler):
     """Scrapy's scheduler; a request it queues past the seen-URL filter (``dont_filter``) is
-    journaled too (:meth:`PriorityDupeFilter.queued_again`), except the revisits and retried
-    failures a run's start issues again anyway and robots.txt requests."""
+    journaled too (:meth:`PriorityDupeFilter.queued_again`), except robots.txt requests and
+    those :func:`issued_by_start`."""
 
     def enqueue_request(self, request: Request) -> bool:
         queued = super().enqueue_request(request)
         meta = request.meta
         if queued and request.dont_filter and isinstance(self.df, PriorityDupeFilter) \
-                and not (meta.get("revisit") or meta.get("retry_failed")
-                         or meta.get("dont_obey_robotstxt")):
+                and not meta.get("dont_obey_robotstxt") and not issued_by_start(meta):
             self.df.queued_again(request)
         return queued
 
@@ -380,6 +394,9 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
                 # (not a page an earlier run found and kept for a retry: its failure list
                 # would never hear of it, so it goes out, last, at the score it gets)
                 self.crawler.stats.inc_value("frontier/dropped_trap")
+                dupefilter = getattr(self.crawler, "priority_dupefilter", None)
+                if dupefilter is not None:      # not to be recovered after a kill either
+                    dupefilter.forget(request)
                 continue
             rounds += 1
             if not head_rescore_due(request.meta, scorer.learner.seen):

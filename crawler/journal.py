@@ -82,20 +82,29 @@ def replay(lines: Iterable[str], recover: bool = False,
     best, fetched = out.best, out.fetched
     entries: dict[bytes, Entry] = {}       # kept only to recover
     unfinished: set[bytes] = set()         # F without D, in the current run
-    again: dict[bytes, Entry] = {}         # A without D, in the current run
-    last: tuple[bytes, Entry] | None = None  # the last line read, when a full Q or A line
+    again: dict[bytes, Entry] = {}         # A without D (across clean closes)
+    # the last line read, when a full Q or A line: (fp, its entry, the entries it replaced)
+    last: tuple[bytes, Entry, Entry | None, Entry | None] | None = None
 
-    def damaged(item: tuple[bytes, Entry] | None) -> bool:
-        if item is None or fingerprint is None:
+    def damaged() -> bool:
+        if last is None or fingerprint is None:
             return False
         try:
-            return fingerprint(item[1].url) != item[0]
+            return fingerprint(last[1].url) != last[0]
         except ValueError:
             return True
 
+    def restore(table: dict[bytes, Entry], fp: bytes, previous: Entry | None) -> None:
+        if previous is None:
+            table.pop(fp, None)
+        else:
+            table[fp] = previous
+
     def killed() -> None:                  # the run up to here was killed
-        if damaged(last):
-            entries.pop(last[0], None)
+        if damaged():                      # its last line was cut: undo it
+            fp, _, entry_before, again_before = last
+            restore(entries, fp, entry_before)
+            restore(again, fp, again_before)
         fetched.difference_update([fp for fp in unfinished if fp in best])
         fetched.difference_update(again)
         if recover:
@@ -112,7 +121,7 @@ def replay(lines: Iterable[str], recover: bool = False,
                 fp, priority = bytes.fromhex(parts[1]), int(parts[2])
                 if len(parts) >= 5:
                     entry = _entry(parts)
-                    last = (fp, entry)
+                    last = (fp, entry, entries.get(fp), again.get(fp))
                 elif recover and fp in entries:          # re-prioritized: same URL, depth
                     e = entries[fp]
                     entry = Entry(e.url, priority, e.depth, e.kind)
@@ -124,7 +133,7 @@ def replay(lines: Iterable[str], recover: bool = False,
             elif tag == "A" and len(parts) in (5, 6):
                 fp = bytes.fromhex(parts[1])
                 entry = _entry(parts)
-                last = (fp, entry)
+                last = (fp, entry, entries.get(fp), again.get(fp))
                 again[fp] = entry
             elif tag == "F" and len(parts) == 2:
                 fp = bytes.fromhex(parts[1])
@@ -147,9 +156,8 @@ def replay(lines: Iterable[str], recover: bool = False,
                 last = current
                 killed()
                 last = None
-            elif parts == ["R"]:
-                unfinished.clear()
-                again.clear()
+            elif parts == ["R"]:          # (a request queued again stays so: a clean
+                unfinished.clear()        # close kept it in Scrapy's queue, until its D)
         except ValueError:
             continue                                  # a line cut by a kill
     if recover:

@@ -490,6 +490,59 @@ def test_journal_replay_of_retries_redirects_listings_and_cut_lines():
     assert replay(["Q zz 1 2 u", "F 0", "Q"], recover=True).recovered == []
 
 
+def test_a_retry_queued_before_its_failure_is_logged_is_not_marked_done(tmp_path, monkeypatch):
+    """A failed download's crawl-log line can wait behind a page still being judged while
+    its retry is queued: the failure's "done" must not mark the retry done (a kill would
+    lose it); the retry's own line does."""
+    from crawler import frontier
+
+    monkeypatch.setattr(frontier, "DONE_DELAY", 0.0)
+    fps = RequestFingerprinter()
+    df = PriorityDupeFilter(str(tmp_path), fps)
+    x = Request("http://a.test/x", priority=50)
+    df.request_seen(x)
+    df.mark_fetched(x)
+    failure_done = df.finished(x)            # the 503 arrives; its line waits
+    df.queued_again(x.replace(dont_filter=True, meta={"retry_times": 1}))
+    failure_done()                           # the line is written after the retry is queued
+    df.forget(Request("http://a.test/other"))    # any later journal write
+    _killed(df)
+    again = PriorityDupeFilter(str(tmp_path), fps)
+    assert [e.url for e in again.recovered] == ["http://a.test/x"]
+
+
+def test_journal_a_retry_kept_by_a_clean_close_and_a_cut_line_restore():
+    """A request queued again and kept in Scrapy's queue by a clean close is still pending
+    in the next run (recovered if that run is killed before its D); a cut A or Q line that
+    re-queued a known URL gives back the entry it replaced, not a truncated URL."""
+    from crawler.journal import Entry, replay
+
+    x, y = _fp("http://a.test/x"), _fp("http://a.test/y")
+    base = ["R", f"Q {x.hex()} 50 1 http://a.test/x", f"F {x.hex()}", f"D {x.hex()}",
+            f"A {x.hex()} 50 1 http://a.test/x", "R"]       # clean close, then a new run
+    fingerprint = lambda url: _fp(url)                     # noqa: E731
+    assert replay(base, True, fingerprint).recovered == [Entry("http://a.test/x", 50, 1)]
+    assert replay(base + [f"D {x.hex()}"], True, fingerprint).recovered == []
+    cut = ["R", f"Q {y.hex()} 40 1 http://a.test/y", f"Q {y.hex()} 60 1 http://a.test/",
+           "K"]
+    assert replay(cut, True, fingerprint).recovered == [Entry("http://a.test/y", 40, 1)]
+    cut_again = ["R", f"Q {x.hex()} 50 1 http://a.test/x", f"F {x.hex()}", f"D {x.hex()}",
+                 f"A {x.hex()} 50 1 http://a.te"]
+    assert replay(cut_again, True, fingerprint).recovered == []
+
+
+def test_which_requests_past_the_filter_the_journal_leaves_to_the_runs_start():
+    from crawler.frontier import issued_by_start
+
+    assert issued_by_start({"revisit": True, "listing": "seed"})          # a seed revisit
+    assert issued_by_start({"revisit": True})                             # a hub revisit
+    assert issued_by_start({"retry_failed": True})
+    assert not issued_by_start({"revisit": True, "listing": "feed"})      # what they spawn
+    assert not issued_by_start({"revisit": True, "listing": "sitemap"})
+    assert not issued_by_start({"revisit": True, "redirect_times": 1})
+    assert not issued_by_start({"retry_times": 1})                        # a retry
+
+
 def test_a_crawl_log_entry_reports_when_its_line_is_written(tmp_path):
     log = CrawlLog(tmp_path / "log.jsonl")
     done: list[str] = []

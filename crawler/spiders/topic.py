@@ -226,8 +226,14 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         filter (``crawler/revisit.py``)."""
         now, after, revisits = time.time(), self.revisit_after, self.crawl_state.revisits
         failed = dict(self.crawl_state.failures.due(now, self.retry_failed_after))
+        frontier = getattr(self.crawler, "priority_dupefilter", None)
+        recovered = frontier.recovered if frontier is not None else []
+        # a URL the journal recovers after a kill is requested once, as it was queued
+        taken = {entry.url for entry in recovered}
         for url in self.seeds:
             url = canonical(url)
+            if url in taken:
+                continue
             again = revisits.is_due(url, now, after)
             if again:
                 self.revisited_hosts.add(host_name(url))
@@ -235,15 +241,16 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                                       retry_failed=failed.pop(url, None) is not None)
         for url in revisits.due_hubs(now, after):
             failed.pop(url, None)
-            yield self._start_request(url, True)
+            if url not in taken:
+                yield self._start_request(url, True)
         for url, score in failed.items():
-            yield self._retry_failed_request(url, score)
+            if url not in taken:
+                yield self._retry_failed_request(url, score)
         for url in self.sitemap_urls:       # given with -a sitemap=, read on every revisit
             host = host_name(url)
-            if self.sitemaps.take_file(host, url):
+            if url not in taken and self.sitemaps.take_file(host, url):
                 yield self._sitemap_request(url, host, again=bool(self.revisited_hosts))
-        frontier = getattr(self.crawler, "priority_dupefilter", None)
-        for entry in (frontier.recovered if frontier is not None else ()):
+        for entry in recovered:
             request = self._recovered_request(entry)
             if request is not None:
                 yield request
