@@ -531,6 +531,43 @@ def test_journal_a_retry_kept_by_a_clean_close_and_a_cut_line_restore():
     assert replay(cut_again, True, fingerprint).recovered == []
 
 
+def test_a_killed_jobs_seed_and_sitemap_are_requested_again_as_such(tmp_path):
+    """The spider's start after a kill: the seed and the sitemap given with -a sitemap= that
+    the killed run queued and never fetched come back once each, as a seed and a sitemap
+    (start's own copies would be filtered as queued, and the sitemap budget would refuse a
+    second copy)."""
+    import asyncio
+
+    from scrapy.utils.test import get_crawler
+
+    from crawler.spiders.topic import TopicSpider
+
+    topic = Path(__file__).resolve().parent.parent / "settings" / "topics" / "music.toml"
+    sitemap = "http://music.test/sitemap.xml"
+    settings = {"CORPUS_DIR": str(tmp_path / "corpus"), "STATE_DIR": str(tmp_path / "state"),
+                "JOBDIR": str(tmp_path / "job")}
+
+    def run():
+        crawler = get_crawler(TopicSpider, settings)
+        crawler.spider = TopicSpider.from_crawler(crawler, seed="http://music.test/",
+                                                  topic=str(topic), sitemap=sitemap)
+        df = PriorityDupeFilter.from_crawler(crawler)
+
+        async def scheduled():
+            return [r async for r in crawler.spider.start()
+                    if r.dont_filter or not df.request_seen(r)]
+        return df, asyncio.run(scheduled())
+
+    df, first = run()
+    assert [(r.url, r.meta.get("listing")) for r in first] == \
+        [("http://music.test/", "seed"), (sitemap, "sitemap")]
+    _killed(df)
+    df, second = run()
+    assert [(r.url, r.meta.get("listing"), r.meta.get("recovered"), r.callback.__name__)
+            for r in second] == [("http://music.test/", "seed", True, "parse"),
+                                 (sitemap, "sitemap", True, "parse_sitemap")]
+
+
 def test_which_requests_past_the_filter_the_journal_leaves_to_the_runs_start():
     from crawler.frontier import issued_by_start
 
