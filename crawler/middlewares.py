@@ -163,6 +163,15 @@ class AlreadyFetchedMiddleware(_CrawlerMiddleware):
         self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
         raise AlreadyFetched(f"already fetched: {request.url}")
 
+    def process_exception(self, request: Request, exception: Exception, spider=None):
+        """A request marked fetched and then refused before its download (robots.txt, the
+        offsite filter): the crawl is done with it, so a kill does not bring it back."""
+        df = getattr(self.crawler, "priority_dupefilter", None)
+        if df is not None and isinstance(exception, IgnoreRequest) \
+                and not isinstance(exception, AlreadyFetched) and _first_fetch(request):
+            df.finished(request)()
+        return None
+
 
 class ScopeMiddleware(_CrawlerMiddleware):
     """Drops a queued request outside the spider's :class:`~crawler.scope.Scope` (URL patterns,

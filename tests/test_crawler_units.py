@@ -568,6 +568,32 @@ def test_a_killed_jobs_seed_and_sitemap_are_requested_again_as_such(tmp_path):
                                  (sitemap, "sitemap", True, "parse_sitemap")]
 
 
+def test_a_request_refused_after_it_was_marked_fetched_is_done(tmp_path, monkeypatch):
+    """robots.txt (or the offsite filter) refuses a request after the fetch-once guard marked
+    it sent: it is done with, so a kill does not bring it back to be refused again."""
+    from scrapy.exceptions import IgnoreRequest
+    from scrapy.utils.test import get_crawler
+
+    from crawler import frontier
+    from crawler.middlewares import AlreadyFetchedMiddleware
+
+    monkeypatch.setattr(frontier, "DONE_DELAY", 0.0)
+    crawler = get_crawler()
+    fps = RequestFingerprinter()
+    crawler.priority_dupefilter = df = PriorityDupeFilter(str(tmp_path), fps)
+    guard = AlreadyFetchedMiddleware(crawler)
+    refused = Request("http://a.test/private/x", priority=40)
+    kept = Request("http://a.test/y", priority=30)
+    for r in (refused, kept):
+        df.request_seen(r)
+    assert guard.process_request(refused) is None
+    guard.process_exception(refused, IgnoreRequest("Forbidden by robots.txt"))
+    df.request_seen(Request("http://a.test/z", priority=20))      # a later journal write
+    _killed(df)
+    again = PriorityDupeFilter(str(tmp_path), fps)
+    assert [e.url for e in again.recovered] == ["http://a.test/y", "http://a.test/z"]
+
+
 def test_which_requests_past_the_filter_the_journal_leaves_to_the_runs_start():
     from crawler.frontier import issued_by_start
 
