@@ -18,7 +18,7 @@ import logging
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
@@ -122,10 +122,15 @@ class ShardWriter:
 
 def read_shard(path: str | Path) -> list[dict[str, Any]]:
     """The documents of one published shard, plain or gzip."""
+    with open_shard(path) as handle:
+        return [json.loads(line) for line in handle]
+
+
+def open_shard(path: str | Path, errors: str = "strict") -> IO[str]:
+    """A corpus shard, plain or gzip, opened for reading its lines."""
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
+    return opener(path, "rt", encoding="utf-8", errors=errors)
 
 
 SHARD_PATTERNS = ("part-*.jsonl", "part-*.jsonl.gz")
@@ -144,8 +149,7 @@ def documents_since(directory: str | Path, since: float | None) -> Iterator[dict
         try:
             if since is not None and path.stat().st_mtime < since - MTIME_SLACK:
                 continue
-            opener = gzip.open if path.suffix == ".gz" else open
-            with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
+            with open_shard(path, errors="replace") as handle:
                 for number, line in enumerate(handle, 1):
                     try:
                         record = json.loads(line)

@@ -141,9 +141,9 @@ class PriorityDupeFilter(BaseDupeFilter):
         """A request queued past this filter (``dont_filter``: a retry, a redirect of such a
         request, a recovered one): journaled, so that a kill before it is done does not lose
         it.  A "done" line still waiting for the URL is dropped: the URL is not done."""
-        fp = self.fingerprint(request)
         if self.path is None:
             return
+        fp = self.fingerprint(request)
         self._queued_again[fp] = self._queued_again.get(fp, 0) + 1
         if self._done:
             self._done = deque(item for item in self._done if item[1] != fp)
@@ -151,7 +151,7 @@ class PriorityDupeFilter(BaseDupeFilter):
 
     def known(self, url: str) -> bool:
         """``url`` was fetched or queued by this job, this run or an earlier one."""
-        fp = self.fingerprint(Request(url))
+        fp = self._url_fingerprint(url)
         return fp in self.fetched or fp in self.best
 
     def requeued(self, request: Request) -> None:

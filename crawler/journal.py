@@ -114,7 +114,11 @@ def replay(lines: Iterable[str], recover: bool = False,
 
     for line in lines:
         parts = line.split()
-        current, last = last, None
+        if parts == ["K"]:                   # killed() reads the line before it
+            killed()
+            last = None
+            continue
+        last = None
         try:
             tag = parts[0] if parts else ""
             if tag == "Q" and len(parts) in (3, 5, 6):
@@ -152,10 +156,6 @@ def replay(lines: Iterable[str], recover: bool = False,
                 entries.pop(fp, None)
                 unfinished.discard(fp)
                 again.pop(fp, None)
-            elif parts == ["K"]:
-                last = current
-                killed()
-                last = None
             elif parts == ["R"]:          # (a request queued again stays so: a clean
                 unfinished.clear()        # close kept it in Scrapy's queue, until its D)
         except ValueError:

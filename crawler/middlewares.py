@@ -96,8 +96,8 @@ class FetchLogMiddleware(_CrawlerMiddleware):
         """What logs the download of ``request`` as done with in the frontier's journal
         (``crawler/journal.py``), called when its crawl-log line is written."""
         df = getattr(self.crawler, "priority_dupefilter", None)
-        if df is None or is_robots_request(request):
-            return None
+        if df is None or df.path is None or is_robots_request(request):
+            return None        # (no JOBDIR: no journal)
         return df.finished(request)
 
     def process_response(self, request: Request, response: Response, spider=None):
@@ -167,7 +167,7 @@ class AlreadyFetchedMiddleware(_CrawlerMiddleware):
         """A request marked fetched and then refused before its download (robots.txt, the
         offsite filter): the crawl is done with it, so a kill does not bring it back."""
         df = getattr(self.crawler, "priority_dupefilter", None)
-        if df is not None and isinstance(exception, IgnoreRequest) \
+        if df is not None and df.path is not None and isinstance(exception, IgnoreRequest) \
                 and not isinstance(exception, AlreadyFetched) and _first_fetch(request):
             df.finished(request)()
         return None

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """Compiled prediction of :class:`extraction.forest.TreeEnsemble`: every row walks every tree
-in C.  It gives what the numpy path gives, bit for bit (``tests/test_forest.py``): the same
+in C.  It gives what the numpy path gives, bit for bit (``tests/test_auto.py``): the same
 tests (a float32 row is compared as the double it is, which the numpy path's float32
 thresholds reproduce) and the leaf values summed tree by tree in the same order."""
 import numpy as np
