@@ -40,6 +40,9 @@ SCRAPY_QUEUE_DIR = "requests.queue"     # Scrapy's disk queue under JOBDIR
 # [ours] seconds a "done" line waits before it is written: the page's links are journaled
 # (queued) by then, so a kill never leaves a page done whose links were not
 DONE_DELAY = 2.0
+# request meta keys of requests that may fetch an already fetched URL again
+MAY_FETCH_AGAIN = ("dont_obey_robotstxt", "retry_times", "redirect_times", "revisit",
+                   "retry_failed")
 
 
 def _ends_mid_line(path: Path) -> bool:
@@ -148,6 +151,17 @@ class PriorityDupeFilter(BaseDupeFilter):
         if self._done:
             self._done = deque(item for item in self._done if item[1] != fp)
         self._write(queue_line("A", fp, request))
+
+    def stale(self, request: Request) -> bool:
+        """``request`` is a queued copy of a URL this job already fetched (left behind by a
+        priority upgrade, or a link to a page an earlier run fetched), which the queue drops
+        before it costs a download.  Never a request that may fetch a URL again (robots.txt,
+        retries, redirects, revisits, an earlier run's failures): the fetch-once guard
+        (:class:`~crawler.middlewares.AlreadyFetchedMiddleware`) judges those."""
+        meta = request.meta
+        if any(meta.get(key) for key in MAY_FETCH_AGAIN):
+            return False
+        return self.fingerprint(request) in self.fetched
 
     def known(self, url: str) -> bool:
         """``url`` was fetched or queued by this job, this run or an earlier one."""
@@ -320,7 +334,8 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         self._reprioritized_at = scorer.learner.seen
         requests = []
         while (request := super().pop()) is not None:
-            requests.append(request)
+            if not self._stale(request):
+                requests.append(request)
         scorable = [r for r in requests if rescorable(r.meta)]
         try:
             priorities = rescore_queued(scorer, traps, [(r.url, r.meta) for r in scorable])
@@ -338,6 +353,14 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
                 queued[request.url] = request.priority
         self.crawler.stats.inc_value("frontier/reprioritized")
         self.crawler.stats.inc_value("frontier/reprioritized_requests", len(scorable))
+
+    def _stale(self, request: Request) -> bool:
+        """A stale copy (:meth:`PriorityDupeFilter.stale`), counted as dropped."""
+        dupefilter = getattr(self.crawler, "priority_dupefilter", None)
+        if dupefilter is None or not dupefilter.stale(request):
+            return False
+        self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
+        return True
 
     def _scorer_and_traps(self):
         state = getattr(self.crawler.spider, "crawl_state", None)
@@ -386,6 +409,8 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         rounds = 0
         while rounds < self.MAX_ROUNDS:
             request = super().pop()
+            if request is not None and self._stale(request):
+                continue         # (bounded: each one leaves the queue for good)
             if request is None or scorer is None:
                 return request
             if rescorable(request.meta) and not request.meta.get("retry_failed") \

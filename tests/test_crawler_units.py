@@ -794,6 +794,53 @@ def test_queue_reprioritization_moves_up_links_of_a_site_that_turned_productive(
     queue.close()
 
 
+def test_the_queue_drops_copies_of_fetched_urls_before_they_cost_a_download(tmp_path):
+    """A priority upgrade leaves the lower copy of a URL in the queue: once the URL is fetched
+    the queue drops that copy when it reaches the head, and a whole-queue re-scoring drops it
+    too (it is not re-scored).  A retry or a revisit of a fetched URL stays."""
+    from types import SimpleNamespace
+
+    from scrapy.squeues import PickleFifoDiskQueue
+    from scrapy.utils.test import get_crawler
+
+    from crawler.frontier import REPRIORITIZE_EVERY, RescoringPriorityQueue
+
+    scorer = LinkScorer(lambda text: 0.0, threshold=0.2)
+    crawler = get_crawler()
+    crawler.spider = SimpleNamespace(crawl_state=SimpleNamespace(scorer=scorer,
+                                                                 traps=TrapDetector()),
+                                     queued_priority={})
+    crawler.priority_dupefilter = df = PriorityDupeFilter(str(tmp_path / "job"),
+                                                          RequestFingerprinter())
+    queue = RescoringPriorityQueue(crawler, PickleFifoDiskQueue, str(tmp_path / "q"))
+
+    def push(url: str, priority: int, **meta) -> None:
+        request = Request(url, priority=priority, meta=meta)
+        if not meta:
+            assert not df.request_seen(request)
+        queue.push(request)
+
+    (tmp_path / "job").mkdir()
+    for url in ("http://a.test/x", "http://a.test/y"):
+        push(url, 10)
+        push(url, 90)                                  # the upgrade: a second copy
+    push("http://a.test/x", 5, retry_times=1)          # a retry of a fetched URL
+    push("http://a.test/y", 5, revisit=True)
+    for url in ("http://a.test/x", "http://a.test/y"):
+        head = queue.pop()
+        assert (head.url, head.priority) == (url, 90)
+        assert df.mark_fetched(head)                   # (the fetch-once guard, downloaded)
+    push("http://a.test/z", 1, link_components={}, link_features=[])
+    scorer.learner.seen = REPRIORITIZE_EVERY           # the whole queue is due for re-scoring
+    popped = [(r.url, r.priority) for r in iter(queue.pop, None)]
+    assert [url for url, _ in popped] == ["http://a.test/z", "http://a.test/x", "http://a.test/y"]
+    assert popped[0][1] != 1 and popped[1:] == [("http://a.test/x", 5), ("http://a.test/y", 5)]
+    assert crawler.stats.get_value("frontier/stale_duplicates_dropped") == 2
+    assert crawler.stats.get_value("frontier/reprioritized_requests") == 1   # z alone
+    queue.close()
+    df.close("finished")
+
+
 def test_site_statistics_survive_a_restart(tmp_path):
     from pathlib import Path
 
