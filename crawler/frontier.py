@@ -26,7 +26,7 @@ from scrapy.dupefilters import BaseDupeFilter
 from scrapy.pqueues import ScrapyPriorityQueue
 from scrapy.utils.job import job_dir
 
-from .journal import Entry, queue_line, replay
+from .journal import OUTPUTS_JOURNALED, Entry, queue_line, replay
 from .link_scoring import PRIORITY_LEVELS, priority_of
 from .politeness import slot_full
 from .setting_values import number_setting
@@ -37,8 +37,9 @@ UPGRADE_MARGIN = 5   # a rediscovery must beat the queued priority by this much
 
 RUNNING_MARK = "frontier.open"
 SCRAPY_QUEUE_DIR = "requests.queue"     # Scrapy's disk queue under JOBDIR
-# [ours] seconds a "done" line waits before it is written: the page's links are journaled
-# (queued) by then, so a kill never leaves a page done whose links were not
+# [ours] seconds the "done" line of a download error (or a request refused before its
+# download) waits before it is written: its retry is journaled by then.  A response's waits
+# for the requests it led to instead (PriorityDupeFilter.finished, OUTPUTS_JOURNALED)
 DONE_DELAY = 2.0
 # request meta keys of requests that may fetch an already fetched URL again
 MAY_FETCH_AGAIN = ("dont_obey_robotstxt", "retry_times", "redirect_times", "revisit",
@@ -185,18 +186,28 @@ class PriorityDupeFilter(BaseDupeFilter):
         self._write(f"F {fp.hex()}\n", flush=True)
         return True
 
-    def finished(self, request: Request):
-        """A callable that logs the download of ``request`` as done with (``D``, written
-        ``DONE_DELAY`` later): after a kill, downloads not done with are fetched again.
-        Called when its crawl-log line is written."""
+    def finished(self, request: Request, parties: int = 1):
+        """A callable that logs the download of ``request`` as done with (``D``): after a
+        kill, downloads not done with are fetched again.  With ``parties=1`` it is called
+        when the download's crawl-log line is written and the line waits ``DONE_DELAY``
+        (time for what the response led to, a retry say, to be journaled first).  With
+        more, each party calls it once (the crawl-log line written, what the response led
+        to journaled: :data:`OUTPUTS_JOURNALED`) and the line goes out after the last."""
         fp = self.fingerprint(request)
         generation = self._queued_again.get(fp, 0)
+        left = parties
 
         def done() -> None:
+            nonlocal left
+            left -= 1
             # not when the URL was queued again meanwhile (a retry of this download, queued
             # before its crawl-log line was written): done is the retry's to say
-            if self.path is not None and self._queued_again.get(fp, 0) == generation:
+            if left or self.path is None or self._queued_again.get(fp, 0) != generation:
+                return
+            if parties == 1:
                 self._done.append((time.monotonic(), fp))
+            else:
+                self._write(f"D {fp.hex()}\n")
         return done
 
     def forget(self, request: Request) -> None:
@@ -240,14 +251,19 @@ def issued_by_start(meta: dict) -> bool:
 class JournalScheduler(Scheduler):
     """Scrapy's scheduler; a request it queues past the seen-URL filter (``dont_filter``) is
     journaled too (:meth:`PriorityDupeFilter.queued_again`), except robots.txt requests and
-    those :func:`issued_by_start`."""
+    those :func:`issued_by_start`.  A request carrying :data:`OUTPUTS_JOURNALED` (the last
+    request a page led to, a redirect, a retry) calls it once journaled: the download that
+    led to it is then done with."""
 
     def enqueue_request(self, request: Request) -> bool:
-        queued = super().enqueue_request(request)
         meta = request.meta
+        journaled = meta.pop(OUTPUTS_JOURNALED, None)    # (never into a disk queue)
+        queued = super().enqueue_request(request)
         if queued and request.dont_filter and isinstance(self.df, PriorityDupeFilter) \
                 and not meta.get("dont_obey_robotstxt") and not issued_by_start(meta):
             self.df.queued_again(request)
+        if journaled is not None:
+            journaled()
         return queued
 
 

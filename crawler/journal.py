@@ -17,7 +17,8 @@ event, appended:
     its download was sent (a URL is fetched at most once);
 ``D fp``
     the crawl is done with that download: its crawl-log line is written (the page judged, and
-    written to the corpus or refused);
+    written to the corpus or refused) and the requests it led to (links, a redirect, a retry)
+    are journaled above;
 ``U fp``
     dropped before its download (the crawl's scope): neither queued nor fetched any more;
 ``R`` / ``K``
@@ -36,6 +37,10 @@ from dataclasses import dataclass, field
 from scrapy import Request
 
 LISTING_KINDS = ("seed", "feed", "sitemap")
+# request meta key of the callable that a response's "done" line waits for besides its
+# crawl-log line: called once the requests the response led to are journaled
+# (crawler.frontier.JournalScheduler, crawler.middlewares.JournalOutputMiddleware)
+OUTPUTS_JOURNALED = "_outputs_journaled"
 
 
 @dataclass(frozen=True)

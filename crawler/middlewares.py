@@ -10,6 +10,7 @@ from scrapy import Request
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 
+from .journal import OUTPUTS_JOURNALED
 from .scope import host_name
 from .warc import RawResponse
 
@@ -92,13 +93,14 @@ class FetchLogMiddleware(_CrawlerMiddleware):
         spider = self.crawler.spider
         return getattr(spider, "crawl_log", None)
 
-    def _finished(self, request: Request):
+    def _finished(self, request: Request, parties: int = 1):
         """What logs the download of ``request`` as done with in the frontier's journal
-        (``crawler/journal.py``), called when its crawl-log line is written."""
+        (``crawler/journal.py``), called when its crawl-log line is written (and, with
+        ``parties=2``, once what the response led to is journaled)."""
         df = getattr(self.crawler, "priority_dupefilter", None)
         if df is None or df.path is None or is_robots_request(request):
             return None        # (no JOBDIR: no journal)
-        return df.finished(request)
+        return df.finished(request, parties)
 
     def process_response(self, request: Request, response: Response, spider=None):
         crawl_log = self.crawl_log
@@ -106,12 +108,19 @@ class FetchLogMiddleware(_CrawlerMiddleware):
             if (done := self._finished(request)) is not None:
                 done()
             return response
+        # done with once its line is written and the requests it leads to (its links, a
+        # redirect, a retry) are journaled: the spider's JournalOutputMiddleware or the
+        # scheduler calls the second part (a response that leads nowhere journaled, a
+        # redirect dropped as offsite say, is not done with: a kill fetches it again)
+        done = self._finished(request, parties=2)
+        if done is not None:
+            request.meta[OUTPUTS_JOURNALED] = done
         entry = _entry(request, final_url=response.url, status=response.status)
         if 300 <= response.status < 400:
             location = response.headers.get(b"Location")
             if location:
                 entry["final_url"] = response.urljoin(location.decode("latin-1"))
-        seq = crawl_log.open_entry(entry, self._finished(request))
+        seq = crawl_log.open_entry(entry, done)
         request.meta["log_seq"] = seq
         stats = self.crawler.stats
         if entry.get("robots"):
@@ -204,6 +213,46 @@ class ScopeMiddleware(_CrawlerMiddleware):
             return None
         self._drop_unfetched(request, f"scope/requests_dropped/{why}",
                              f"outside the crawl's scope ({why}): {request.url}")
+
+
+class JournalOutputMiddleware:
+    """Spider middleware next to the engine (``SPIDER_MIDDLEWARES`` order 0): tells the
+    frontier's journal when the requests a response led to are all journaled, so that the
+    download counts as done with (``D``) only then, however long its links take.
+
+    Scrapy's scraper takes a callback's output in order and schedules each request as it
+    takes it, so once the last request is journaled all of them are: the last request
+    carries the response's :data:`~crawler.journal.OUTPUTS_JOURNALED` callable, which the
+    scheduler (:class:`~crawler.frontier.JournalScheduler`) calls after journaling it; with
+    no request, the output's end calls it.  A request dropped on the way (``DEPTH_LIMIT``,
+    an offsite redirect) takes the call with it: the download is then never done with and a
+    kill fetches it again, the safe side."""
+
+    async def process_spider_output(self, response, result, spider=None):
+        meta = getattr(response, "meta", None)     # (AttributeError: a response with no request)
+        journaled = meta.pop(OUTPUTS_JOURNALED, None) if meta is not None else None
+        if journaled is None:
+            async for out in result:
+                yield out
+            return
+        last = None
+        try:
+            async for out in result:
+                if isinstance(out, Request):
+                    if last is not None:
+                        yield last
+                    last = out
+                else:
+                    yield out
+        except Exception:
+            if last is not None:
+                yield last          # not lost with the callback's error (never done with)
+            raise
+        if last is None:
+            journaled()
+        else:
+            last.meta[OUTPUTS_JOURNALED] = journaled
+            yield last
 
 
 class WarcMiddleware(_CrawlerMiddleware):

@@ -140,7 +140,11 @@ DOWNLOADER_MIDDLEWARES = {
     # after Scrapy's RobotsTxtMiddleware (100), which has read the host's robots.txt by then
     "crawler.politeness.RobotsTxtPolicyMiddleware": 105,
 }
-SPIDER_MIDDLEWARES = {}
+SPIDER_MIDDLEWARES = {
+    # next to the engine: a download is done with in the frontier's journal once the requests
+    # it led to are journaled (kill recovery, crawler/journal.py)
+    "crawler.middlewares.JournalOutputMiddleware": 0,
+}
 ITEM_PIPELINES = {
     "crawler.pipelines.ExtractionPipeline": 100,
     "crawler.pipelines.RelevancePipeline": 200,

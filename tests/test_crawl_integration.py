@@ -273,8 +273,8 @@ def test_a_killed_crawl_resumes_from_its_journal(demo, full_crawl, tmp_path):
     rows = [r for r in _log(tmp_path) if not r.get("robots")]
     assert len(rows) > len(killed_rows) + 10                    # it went on
     # a redirect's two responses share the scheduled URL: a fetch is (URL, status).  Pages
-    # done with in the last DONE_DELAY (2 s) before the kill are fetched again (their links
-    # might not have been journaled); nothing older is
+    # the kill caught before their links were journaled (or their "done" line flushed) are
+    # fetched again; nothing older is
     fetches = [(r["url"], r["status"]) for r in rows]
     again = {f for f, n in Counter(fetches).items() if n > 1}
 

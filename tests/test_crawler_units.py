@@ -430,6 +430,110 @@ def test_a_done_line_waits_until_the_pages_links_are_journaled(tmp_path):
     assert lines[3].endswith("http://a.test/link")
 
 
+def _journal_tags(df: PriorityDupeFilter) -> list[str]:
+    """The tags of the journal's lines so far (written, not yet flushed included)."""
+    df.file.flush()
+    return [line.split()[0] for line in df.path.read_text().splitlines()]
+
+
+def test_a_page_is_done_with_once_its_last_link_is_journaled_however_late(tmp_path,
+                                                                          monkeypatch):
+    """A page's D waits for its links, not for a delay: the spider middleware next to the
+    engine hands the "links journaled" call to the page's last request, and the scheduler
+    makes it once that request is journaled (its Q line written).  Here the crawl-log line is
+    written and other journal writes happen before the links come (a loop stalled by a
+    whole-queue re-scoring, say), with no delay at all: the D still follows the links' Q
+    lines.  Nothing unpicklable reaches Scrapy's disk queue."""
+    import asyncio
+
+    from scrapy import Spider
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from crawler import frontier
+    from crawler.frontier import JournalScheduler
+    from crawler.journal import OUTPUTS_JOURNALED
+    from crawler.middlewares import JournalOutputMiddleware
+
+    monkeypatch.setattr(frontier, "DONE_DELAY", 0.0)
+    crawler = get_crawler(Spider, {
+        "JOBDIR": str(tmp_path), "DUPEFILTER_CLASS": "crawler.frontier.PriorityDupeFilter",
+        "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue"})
+    crawler.spider = Spider("s")
+    scheduler = JournalScheduler.from_crawler(crawler)
+    scheduler.open(crawler.spider)
+    df = scheduler.df
+    page = Request("http://a.test/p")
+    assert scheduler.enqueue_request(page) and scheduler.next_request().url == page.url
+    df.mark_fetched(page)
+    written = df.finished(page, parties=2)       # what FetchLogMiddleware builds
+    page.meta[OUTPUTS_JOURNALED] = written
+    response = HtmlResponse(page.url, request=page, body=b"<p>x</p>")
+
+    async def callback():
+        yield {"page": page.url}
+        written()                                # its crawl-log line is written ...
+        df.request_seen(Request("http://a.test/elsewhere"))   # ... other writes go on ...
+        for k in range(3):                        # ... and only then its links come
+            yield Request(f"http://a.test/l{k}")
+
+    async def output():
+        return [out async for out in JournalOutputMiddleware().process_spider_output(
+            response, callback())]
+    outs = asyncio.run(output())
+    assert [getattr(o, "url", o) for o in outs] == [
+        {"page": page.url}, "http://a.test/l0", "http://a.test/l1", "http://a.test/l2"]
+    for request in outs[1:]:
+        assert "D" not in _journal_tags(df)
+        scheduler.enqueue_request(request)        # the scraper takes them in order
+    assert _journal_tags(df)[-4:] == ["Q", "Q", "Q", "D"]
+    assert OUTPUTS_JOURNALED not in outs[-1].meta
+    assert crawler.stats.get_value("scheduler/unserializable") is None
+    assert crawler.stats.get_value("scheduler/enqueued/disk") == 4
+    scheduler.close("finished")
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_the_journal_output_middleware_keeps_every_request(fails):
+    """A response whose output has no request is done with at its end; a callback that
+    fails after some requests loses none of them (and the response is not done with: a kill
+    fetches it again); without JOBDIR's call the output passes as it is."""
+    import asyncio
+
+    from scrapy.http import HtmlResponse
+
+    from crawler.journal import OUTPUTS_JOURNALED
+    from crawler.middlewares import JournalOutputMiddleware
+
+    calls = []
+
+    def response(journaled: bool):
+        meta = {OUTPUTS_JOURNALED: lambda: calls.append(1)} if journaled else {}
+        return HtmlResponse("http://a.test/", request=Request("http://a.test/", meta=meta))
+
+    async def callback(n: int):
+        for k in range(n):
+            yield Request(f"http://a.test/{k}")
+        if fails:
+            raise RuntimeError("callback error")
+
+    async def output(resp, n):
+        got = []
+        try:
+            async for out in JournalOutputMiddleware().process_spider_output(resp, callback(n)):
+                got.append(out)
+        except RuntimeError:
+            pass
+        return got
+
+    assert [r.url for r in asyncio.run(output(response(True), 2))] == \
+        ["http://a.test/0", "http://a.test/1"]
+    assert calls == []
+    assert asyncio.run(output(response(True), 0)) == [] and calls == ([] if fails else [1])
+    plain = asyncio.run(output(response(False), 2))
+    assert len(plain) == 2 and not any(OUTPUTS_JOURNALED in r.meta for r in plain)
+
+
 def test_a_run_that_fails_at_startup_leaves_no_marker(tmp_path):
     """A run that journals nothing (a crawl that cannot start) does not mark the job as under
     way, so the next run trusts Scrapy's queue instead of recovering; a killed run's marker

@@ -15,6 +15,7 @@ from .topic import read_seeds
 class FetchOnlySpider(scrapy.Spider):
     name = "fetchonly"
     custom_settings = {"ITEM_PIPELINES": {}, "DOWNLOADER_MIDDLEWARES": {},
+                       "SPIDER_MIDDLEWARES": {},
                        "DUPEFILTER_CLASS": "scrapy.dupefilters.RFPDupeFilter",
                        "EXTENSIONS": {"crawler.extensions.GarbageCollection": 510}}
 
