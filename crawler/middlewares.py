@@ -6,7 +6,7 @@ import logging
 from datetime import datetime, timezone
 from typing import NoReturn
 
-from scrapy import Request
+from scrapy import Request, signals
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 
@@ -29,8 +29,10 @@ def is_html(response: Response) -> bool:
 
 
 def is_robots_request(request: Request) -> bool:
-    """The robots.txt request Scrapy's RobotsTxtMiddleware makes for a host."""
-    return bool(request.meta.get("dont_obey_robotstxt")) and request.url.endswith("/robots.txt")
+    """The robots.txt request Scrapy's RobotsTxtMiddleware makes for a host (a redirect of
+    it included: Scrapy follows it with the same meta)."""
+    return bool(request.meta.get("dont_obey_robotstxt")) \
+        and scheduled_url(request).endswith("/robots.txt")
 
 
 def scheduled_url(request: Request) -> str:
@@ -88,10 +90,27 @@ class FetchLogMiddleware(_CrawlerMiddleware):
     sitemap's or feed's by the spider, with what it found).
     """
 
+    @classmethod
+    def from_crawler(cls, crawler):
+        mw = cls(crawler)
+        crawler.signals.connect(mw._request_scheduled, signal=signals.request_scheduled)
+        return mw
+
     @property
     def crawl_log(self):
         spider = self.crawler.spider
         return getattr(spider, "crawl_log", None)
+
+    def _request_scheduled(self, request: Request, spider=None) -> None:
+        """A page left for the spider to judge that Scrapy's MetaRefreshMiddleware turned into
+        a redirect never reaches the spider: its line is complete when the redirect is
+        scheduled (else it would hold back every later line, and the journal's "done",
+        until it expired)."""
+        meta = request.meta
+        reasons = meta.get("redirect_reasons")
+        crawl_log = self.crawl_log
+        if reasons and reasons[-1] == "meta refresh" and crawl_log is not None:
+            crawl_log.complete(meta.get("log_seq"), note="meta refresh")
 
     def _finished(self, request: Request, parties: int = 1):
         """What logs the download of ``request`` as done with in the frontier's journal
@@ -224,9 +243,10 @@ class JournalOutputMiddleware:
     takes it, so once the last request is journaled all of them are: the last request
     carries the response's :data:`~crawler.journal.OUTPUTS_JOURNALED` callable, which the
     scheduler (:class:`~crawler.frontier.JournalScheduler`) calls after journaling it; with
-    no request, the output's end calls it.  A request dropped on the way (``DEPTH_LIMIT``,
-    an offsite redirect) takes the call with it: the download is then never done with and a
-    kill fetches it again, the safe side."""
+    no request, the output's end calls it (requests that ``DEPTH_LIMIT`` or the URL length
+    drop never get here).  When the last request is dropped after it (the offsite filter at
+    scheduling) or the callback fails, the call is lost: the download is never done with and
+    a kill fetches it again, the safe side."""
 
     async def process_spider_output(self, response, result, spider=None):
         meta = getattr(response, "meta", None)     # (AttributeError: a response with no request)

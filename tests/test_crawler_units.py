@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from w3lib.url import safe_url_string
-from scrapy import Request
+from scrapy import Request, signals
 from scrapy.utils.request import RequestFingerprinter
 
 from crawler.corpus import ShardWriter
@@ -1223,3 +1223,37 @@ def test_damaged_link_feature_rows_in_the_failed_list_are_refused(rows):
     with pytest.raises(ValueError, match="depth"):
         FailedFetches().load({"pages": [["http://a.test/", 1, 1.0, 0.5, {"url": 0.1}, [1],
                                          -1]]})
+
+
+def test_a_meta_refresh_page_does_not_hold_back_the_crawl_log(tmp_path):
+    """A 200 page that Scrapy's MetaRefreshMiddleware turns into a redirect never reaches the
+    spider: its crawl-log line is complete when the redirect is scheduled, so the lines after
+    it (and the journal's "done" that waits for them) are not held until it expires.  A
+    redirected robots.txt request stays a robots.txt request."""
+    from types import SimpleNamespace
+
+    from scrapy.http import HtmlResponse, Response
+    from scrapy.utils.test import get_crawler
+
+    from crawler.middlewares import FetchLogMiddleware, is_robots_request
+
+    crawler = get_crawler()
+    crawler.spider = SimpleNamespace(crawl_log=CrawlLog(tmp_path / "log.jsonl"))
+    mw = FetchLogMiddleware.from_crawler(crawler)
+    page = Request("http://a.test/old")
+    mw.process_response(page, HtmlResponse(page.url, body=b"<meta http-equiv=refresh "
+                                           b"content='0; url=/new'>", request=page))
+    missing = Request("http://a.test/missing")
+    mw.process_response(missing, Response(missing.url, status=404, request=missing))
+    lines = (tmp_path / "log.jsonl").read_text().splitlines()
+    assert lines == []                        # the 404's line waits for the page's
+    redirect = page.replace(url="http://a.test/new")
+    redirect.meta.update(redirect_urls=[page.url], redirect_reasons=["meta refresh"])
+    crawler.signals.send_catch_log(signals.request_scheduled, request=redirect,
+                                   spider=crawler.spider)
+    rows = [json.loads(x) for x in (tmp_path / "log.jsonl").read_text().splitlines()]
+    assert [(r["url"], r["status"], r.get("note")) for r in rows] == [
+        (page.url, 200, "meta refresh"), (missing.url, 404, "HTTP 404")]
+    robots = Request("https://a.test/", meta={"dont_obey_robotstxt": True,
+                                              "redirect_urls": ["http://a.test/robots.txt"]})
+    assert is_robots_request(robots) and not is_robots_request(redirect)

@@ -489,6 +489,10 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         request = failure.request
         if failure.check(IgnoreRequest):
             self.crawler.stats.inc_value("fetch/ignored")
+            # a response refused after its line was opened (a decompressed body over
+            # DOWNLOAD_MAXSIZE): its line is complete now, not held until it expires
+            self.crawl_log.complete(request.meta.get("log_seq"),
+                                    note=f"ignored: {failure.getErrorMessage()}")
             if request.meta.get("retry_failed") and not failure.check(AlreadyFetched):
                 # before its download, refused by the crawl's rules (scope, host cap,
                 # robots.txt): one more failed run (the robots.txt path has counted it
