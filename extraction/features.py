@@ -176,6 +176,14 @@ def _ancestor_flags(doc: Document, masks: tuple[np.ndarray, ...], query: np.ndar
 
 
 @lru_cache(maxsize=1)
+def _paper_combo_scores() -> np.ndarray:
+    """E2's Definition-2 score of each interval combination under the paper's parameters."""
+    scores = combo_scores(PAPER_PARAMS)
+    scores.flags.writeable = False
+    return scores
+
+
+@lru_cache(maxsize=1)
 def _ANCESTOR_CODES() -> np.ndarray:
     return tag_codes(ANCESTOR_TAGS).astype(np.int64)
 
@@ -293,7 +301,7 @@ def block_table(doc: Document) -> BlockTable:
     e2 = pre_block(doc)
     e2_scores = np.zeros(n + 1)
     if len(e2.ids):
-        e2_scores[e2.ids] = combo_scores(PAPER_PARAMS)[e2.combos()]
+        e2_scores[e2.ids] = _paper_combo_scores()[e2.combos()]
     feats["e2_score"] = e2_scores[e2.owner[ctx]]
 
     if len(feats) != len(FEATURE_NAMES):

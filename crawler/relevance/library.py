@@ -128,8 +128,11 @@ class FeatureLibrary:
         for t, cats in cooc.items():
             self._support[t] += 1
             self._votes.setdefault(t, Counter()).update(cats)
-        for t in sig:
-            self._surface.setdefault(t, page.surface.get(t, t))
+        new = [t for t in sig if t not in self._surface]
+        if new:                     # (the page's surfaces are computed on first read)
+            surface = page.surface
+            for t in new:
+                self._surface[t] = surface.get(t, t)
         if len(self._pending) >= self.update_every:
             return self.update(vector)
         return []

@@ -135,11 +135,15 @@ def fold(word: str) -> str:
     return word
 
 
-@lru_cache(maxsize=262_144)
 def _latin(word: str) -> tuple[str, ...]:
     """Keys of one word run; a hyphenated word gives one key per part, and there single
     letters are kept (``e-mail`` -> ``e``, ``mail``)."""
-    parts = word.lower().replace("’", "'").split("-")
+    low = word.lower()
+    if "-" not in low and "'" not in low and "’" not in low:    # one plain part (most words)
+        if low in EN_STOP or low.isdigit() or len(low) < 2:
+            return ()
+        return (fold(low),)
+    parts = low.replace("’", "'").split("-")
     out = []
     for w in parts:
         w = w.removesuffix("'s")
@@ -157,65 +161,53 @@ def _han(run: str) -> Iterable[tuple[str, str]]:
             yield piece, piece
 
 
-def _unit_pairs(unit: str) -> tuple[tuple[str, str], ...]:
-    """``(key, surface)`` pairs of one unit: a Han piece kept by :func:`_han` (its own key), or
-    a word run (the ``word`` branch of :data:`_RUN`).  Word runs hold no Han character."""
-    if _HAN.search(unit) is not None:
-        return ((unit, unit),)
-    keys = _latin(unit)
-    if len(keys) == 1:
-        return ((keys[0], unit.lower()),)
-    return tuple((k, k) for k in keys)
-
-
 def _unit_keys(unit: str) -> tuple[str, ...]:
+    """Keys of one unit: a Han piece kept by :func:`_han` is its own key; a word run (the
+    ``word`` branch of :data:`_RUN`, no Han character) goes through :func:`_latin`."""
     return (unit,) if _HAN.search(unit) is not None else _latin(unit)
 
 
-# Per-unit tables (plain dicts: a C-level ``map`` over them beats an lru_cache), emptied when
-# they outgrow the bound.  A miss fills in the text's unknown units and looks up again.
-_UNIT_KEYS: dict[str, tuple[str, ...]] = {}
-_UNIT_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {}
+def _unit_pairs(unit: str) -> tuple[tuple[str, str], ...]:
+    """``(key, surface)`` pairs of one unit: a unit giving one key has itself (lower-cased) as
+    its surface; the parts of a hyphenated word are their own surfaces."""
+    keys = _UNIT_KEYS[unit]
+    if len(keys) == 1:
+        key = keys[0]
+        return ((key, unit if key == unit else unit.lower()),)
+    return tuple((k, k) for k in keys)
+
+
+class _UnitTable(dict):
+    """Unit -> its entries, filled on lookup: a missing unit is computed by ``dict``'s
+    ``__missing__`` hook, so a C-level ``map(table.__getitem__, units)`` is one pass over a
+    text's units, hits and misses alike.  Emptied when it outgrows :data:`_UNIT_TABLE_MAX`."""
+
+    __slots__ = ("_compute",)
+
+    def __init__(self, compute: Callable[[str], tuple]):
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, unit: str) -> tuple:
+        if len(self) >= _UNIT_TABLE_MAX:
+            self.clear()
+        value = self[unit] = self._compute(unit)
+        return value
+
+
 _UNIT_TABLE_MAX = 262_144
-
-
-def _learn(units: list[str]) -> None:
-    missing = set(units).difference(_UNIT_KEYS)
-    if len(_UNIT_KEYS) + len(missing) > _UNIT_TABLE_MAX:
-        _UNIT_KEYS.clear()
-        _UNIT_PAIRS.clear()
-        missing = set(units)
-    for u in missing:                       # _unit_keys and _unit_pairs in one go
-        if _HAN.search(u) is None:
-            keys = _latin(u)
-            _UNIT_PAIRS[u] = ((keys[0], u.lower()),) if len(keys) == 1 else \
-                tuple((k, k) for k in keys)
-        else:
-            keys = (u,)
-            _UNIT_PAIRS[u] = ((u, u),)
-        _UNIT_KEYS[u] = keys
-
-
-def _lookup(units: list[str], table: dict, compute: Callable[[str], tuple]) -> list:
-    """``table``'s entries for ``units``, in order, learning the missing units first."""
-    try:
-        return list(chain.from_iterable(map(table.__getitem__, units)))
-    except KeyError:
-        _learn(units)
-    try:
-        return list(chain.from_iterable(map(table.__getitem__, units)))
-    except KeyError:  # emptied meanwhile by another thread
-        return list(chain.from_iterable(map(compute, units)))
+_UNIT_KEYS = _UnitTable(_unit_keys)
+_UNIT_PAIRS = _UnitTable(_unit_pairs)
 
 
 def _keys_of(units: list[str]) -> list[str]:
     """Keys of a list of units, in order."""
-    return _lookup(units, _UNIT_KEYS, _unit_keys)
+    return list(chain.from_iterable(map(_UNIT_KEYS.__getitem__, units)))
 
 
 def _pairs_of(units: list[str]) -> list[tuple[str, str]]:
     """Pairs of a list of units, in order."""
-    return _lookup(units, _UNIT_PAIRS, _unit_pairs)
+    return list(chain.from_iterable(map(_UNIT_PAIRS.__getitem__, units)))
 
 
 def units(text: str, segment_han: bool = True) -> list[str]:
