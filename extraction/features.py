@@ -46,6 +46,17 @@ _WORD_CHARS = "a-z0-9\u4e00-\u9fff"   # a class/id hint's words are runs of thes
 _COPYRIGHT = re.compile(r"(?=[©(ca版隐免])(?:©|\(c\)|copyright|all rights reserved|版权|隐私|免责)",
                         re.I)
 _SEPARATORS = re.compile(r"[|»›·•]")
+# what _COPYRIGHT can match, lower-cased, and the characters re.I also matches to its letters
+# beyond str.lower() (İ, ı and ſ): a text holding none of them has no match
+_COPYRIGHT_LITERALS = ("©", "(c)", "copyright", "all rights reserved", "版权", "隐私", "免责")
+_COPYRIGHT_ODD = ("\u0130", "\u0131", "\u017f")
+
+
+def _may_match_copyright(text: str) -> bool:
+    """False only when :data:`_COPYRIGHT` has no match in ``text`` (a few substring tests
+    instead of the regex's scan of every character)."""
+    low = text.lower()
+    return any(s in low for s in _COPYRIGHT_LITERALS) or any(c in text for c in _COPYRIGHT_ODD)
 
 
 @dataclass
@@ -237,7 +248,8 @@ def block_table(doc: Document) -> BlockTable:
     feats["words"] = np.log1p(chars.count(chars.codes == 32) + 1.0)
     feats["cjk"] = chars.count(chars.head200 & (chars.codes >= 0x4E00) & (chars.codes <= 0x9FFF)) \
         / np.maximum(1, np.minimum(chars.lengths, 200))
-    feats["copyright"] = (chars.count_matches(_COPYRIGHT) > 0).astype(float)
+    feats["copyright"] = (chars.count_matches(_COPYRIGHT) > 0).astype(float) \
+        if _may_match_copyright(chars.joined) else np.zeros(nb)
     feats["separators"] = chars.count(np.isin(chars.codes, _SEPARATOR_CODES))
     valid_owner = np.minimum(uniq, n - 1)
     owner_tag = np.where(uniq < n, doc.tag[valid_owner], -1)

@@ -411,3 +411,24 @@ def test_patterns_survive_a_restart_and_an_older_index_loads_without_them(tmp_pa
     assert old.check("http://x/notice", copy)[:2] == (None, None)   # not kept before: missed
     old.add("http://x/notice", copy)
     assert old.patterns and old.check("http://y/notice", copy.replace("09:14", "10:15"))[0] == "near"
+
+
+def test_copyright_prefilter_never_hides_a_match():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from extraction.features import _COPYRIGHT, _may_match_copyright
+
+    pieces = st.sampled_from(["©", "(c)", "(C)", "COPYRIGHT", "Copyr", "ight", "All rights",
+                              " reſerved", " reserved", "版权", "隐", "私", "免责", "\u0130",
+                              "\u0131", "\u017f", "a", "c", "(", " ", "\x00", "x"])
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(pieces, max_size=12).map("".join))
+    def check(text):
+        if _COPYRIGHT.search(text):
+            assert _may_match_copyright(text)
+
+    check()
+    assert not _may_match_copyright("An article about rights and copies.")
+    assert _may_match_copyright("all rightſ reserved")        # re.I matches ſ to s
