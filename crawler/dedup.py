@@ -114,27 +114,26 @@ def same_pattern(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 
 # ---------------------------------------------------------------------------- unit hashes
-_WORD_HASH: dict[str, int] = {}
+class _WordHashes(dict):
+    """Word -> crc32 of its UTF-8, filled on lookup (``__missing__``: one C-level pass over a
+    text's words, hits and misses alike), emptied when it outgrows :data:`_WORD_HASH_MAX`."""
+
+    __slots__ = ()
+
+    def __missing__(self, word: str) -> int:
+        if len(self) >= _WORD_HASH_MAX:
+            self.clear()
+        value = self[word] = zlib.crc32(word.encode("utf-8"))
+        return value
+
+
 _WORD_HASH_MAX = 500_000
+_WORD_HASH = _WordHashes()
 
 
 def _word_hashes(words: list[str]) -> np.ndarray:
     """crc32 of each word (UTF-8), as uint64."""
-    table = _WORD_HASH
-    try:
-        return np.fromiter(map(table.__getitem__, words), dtype=np.uint64, count=len(words))
-    except KeyError:
-        missing = set(words).difference(table)
-        if len(table) + len(missing) > _WORD_HASH_MAX:
-            table.clear()
-            missing = set(words)
-        for w in missing:
-            table[w] = zlib.crc32(w.encode("utf-8"))
-    try:
-        return np.fromiter(map(table.__getitem__, words), dtype=np.uint64, count=len(words))
-    except KeyError:  # emptied meanwhile by another thread
-        return np.fromiter((zlib.crc32(w.encode("utf-8")) for w in words), dtype=np.uint64,
-                           count=len(words))
+    return np.fromiter(map(_WORD_HASH.__getitem__, words), dtype=np.uint64, count=len(words))
 
 
 def _char_hashes(chars: list[str]) -> np.ndarray:

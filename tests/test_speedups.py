@@ -108,6 +108,8 @@ def test_tokenize_matches_the_reference(text):
         for k, s in expected:
             first.setdefault(k, s)
         assert list(T.surfaces(distinct).items()) == list(first.items())
+        wanted = list(first)[::3] + ["not-a-key"]
+        assert T.first_surfaces(distinct, wanted) == {k: first[k] for k in wanted[:-1]}
 
 
 def test_tokenize_returns_fresh_lists():
@@ -205,7 +207,10 @@ def test_analyse_matches_a_per_token_reference():
             if counts:
                 expected.append((b.type, b.weight, list(counts.items())))
         assert [(b.type, b.weight, list(b.counts.items())) for b in page.blocks] == expected
+        wanted = list(surface)[1::4] + ["not-a-key"]
+        assert page.surfaces_of(wanted) == {k: surface[k] for k in wanted[:-1]}   # deferred
         assert list(page.surface.items()) == list(surface.items())
+        assert page.surfaces_of(wanted) == {k: surface[k] for k in wanted[:-1]}   # computed
 
 
 def test_page_surface_reads_and_assigns_like_a_field():
@@ -432,3 +437,29 @@ def test_copyright_prefilter_never_hides_a_match():
     check()
     assert not _may_match_copyright("An article about rights and copies.")
     assert _may_match_copyright("all rightſ reserved")        # re.I matches ſ to s
+
+
+def test_word_hash_table_is_bounded_and_exact(monkeypatch):
+    import zlib
+
+    import crawler.dedup as D
+
+    monkeypatch.setattr(D, "_WORD_HASH_MAX", 10)
+    words = [f"w{i}" for i in range(40)] + ["straße", "工程"] * 3
+    got = D._word_hashes(words)
+    assert got.tolist() == [zlib.crc32(w.encode("utf-8")) for w in words]
+    assert len(D._WORD_HASH) <= 10
+
+
+def test_copyright_prefilter_knows_every_case_equivalent_of_this_python():
+    """re.I matches a few characters to the pattern's letters that str.lower() does not map
+    to them; the prefilter lists them (a later Python's Unicode tables may add some)."""
+    import re
+
+    from extraction.features import _COPYRIGHT_LITERALS, _COPYRIGHT_ODD
+
+    letters = {c for lit in _COPYRIGHT_LITERALS for c in lit}
+    cls = re.compile("[" + re.escape("".join(sorted(letters))) + "]", re.I)
+    odd = {chr(cp) for cp in range(0x110000) if not 0xD800 <= cp < 0xE000
+           and cls.fullmatch(chr(cp)) and chr(cp).lower() not in letters}
+    assert odd == set(_COPYRIGHT_ODD)

@@ -129,8 +129,8 @@ class FeatureLibrary:
             self._support[t] += 1
             self._votes.setdefault(t, Counter()).update(cats)
         new = [t for t in sig if t not in self._surface]
-        if new:                     # (the page's surfaces are computed on first read)
-            surface = page.surface
+        if new:
+            surface = page.surfaces_of(new)
             for t in new:
                 self._surface[t] = surface.get(t, t)
         if len(self._pending) >= self.update_every:

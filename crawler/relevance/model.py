@@ -63,6 +63,7 @@ from .frequencies import DocumentFrequencies, atomic_write_text
 from .library import Candidate, FeatureLibrary
 from .tokenize import (
     PhraseMatcher,
+    first_surfaces,
     key_info,
     phrase_key,
     surfaces,
@@ -216,6 +217,15 @@ class PageTerms:
         for b in self.blocks:
             total.update(b.counts)
         return total
+
+    def surfaces_of(self, keys: Iterable[str]) -> dict[str, str]:
+        """``surface`` restricted to ``keys`` (those on the page), without computing the
+        whole of it when it is still deferred."""
+        units = self.__dict__.get("_surface_units")
+        if units is None:
+            surface = self.surface
+            return {k: surface[k] for k in keys if k in surface}
+        return first_surfaces(chain.from_iterable(units), keys)
 
     def _defer_surface(self, units: list[Iterable[str]]) -> None:
         """Let ``surface`` be computed on first access from the blocks' distinct units (see

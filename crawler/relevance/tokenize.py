@@ -246,6 +246,30 @@ def surfaces(distinct_units: Iterable[str]) -> dict[str, str]:
     return first_pairs(_pairs_of(list(distinct_units)))
 
 
+def first_surfaces(units_in_order: Iterable[str], wanted: Iterable[str]) -> dict[str, str]:
+    """What :func:`surfaces` gives for the keys of ``wanted`` only (those found), reading the
+    units in page order only until each of them is found."""
+    left = set(wanted)
+    out: dict[str, str] = {}
+    keys_of = _UNIT_KEYS.__getitem__
+    for unit in units_in_order:
+        if not left:
+            break
+        keys = keys_of(unit)
+        if left.isdisjoint(keys):
+            continue
+        if len(keys) == 1:
+            key = keys[0]
+            out[key] = unit if key == unit else unit.lower()
+            left.discard(key)
+        else:
+            for key in keys:
+                if key in left:
+                    out[key] = key
+                    left.discard(key)
+    return out
+
+
 @lru_cache(maxsize=_CACHE_TEXTS)
 def _short_info(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     found = _WORD_NO_HAN.findall(text)
