@@ -209,7 +209,9 @@ class SimulatedCrawl:
         """The item pipelines, then the spider's feedback and link scoring."""
         state = self.state
         extraction = extract_document(doc, method="auto")
-        relevance, page = state.judge_relevance(doc, extraction.text, final)
+        relevance, page = state.judge_relevance(
+            doc, extraction.text, final,
+            language=extraction.language if extraction.text else None)
         if state.learn_from == "relevant":      # as the pipelines do
             state.learn(page, relevance)
         on_topic = relevance.relevant and bool(extraction.text)

@@ -57,7 +57,8 @@ def replay(pages: list[tuple[str, bytes, int]], topic_path: str) -> Counter:
         extraction = extract_document(doc, method="auto")
         t2 = clock()
         model = state.relevance
-        page = model.analyse(doc, extraction.text, url)
+        page = model.analyse(doc, extraction.text, url,
+                             extraction.language if extraction.text else None)
         t3 = clock()
         state.frequencies.add(page.terms)
         relevance = model.score_page(page)

@@ -81,8 +81,10 @@ class RelevancePipeline(_StatePipeline):
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         text = item.extraction.text if item.extraction else ""
+        language = item.extraction.language if text else None
         relevance, page = self.state.judge_relevance(item.doc, text, item.final_url,
-                                                     observe=not item.revisit)
+                                                     observe=not item.revisit,
+                                                     language=language)
         item.analysis = (page, relevance)
         item.relevance = relevance.score
         item.relevance_detail = relevance.to_dict()

@@ -149,16 +149,17 @@ class CrawlState:
                                                    self.tuner.w_dd)
 
     # ------------------------------------------------------------------ judging a page
-    def judge_relevance(self, doc: Any, text: str, url: str,
-                        observe: bool = True) -> tuple[Relevance, PageTerms]:
+    def judge_relevance(self, doc: Any, text: str, url: str, observe: bool = True,
+                        language: str | None = None) -> tuple[Relevance, PageTerms]:
         """S2 relevance of a parsed page given its main ``text`` (the relevance pipeline's
         step, shared with the simulation); with ``observe`` (not for a page fetched again)
         the page also feeds the IDF statistics and the automatic threshold.  Returns the
         relevance and the analysed page, which the caller passes to :meth:`learn` when
         ``learn_from`` says so: at once (``relevant``; the library skips pages below the
-        threshold) or once the page is written (``written``)."""
+        threshold) or once the page is written (``written``).  ``language``: the
+        extraction's, when ``text`` is its non-empty main text (saves detecting it twice)."""
         model = self.relevance
-        page = model.analyse(doc, text, url)
+        page = model.analyse(doc, text, url, language)
         if observe:
             self.frequencies.add(page.terms)
         relevance = model.score_page(page)

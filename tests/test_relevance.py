@@ -425,3 +425,22 @@ def test_wikischools_pages_on_and_off_topic(wiki_pages):
         assert results[own].relevant, (name, results[own])
         assert not results[other].relevant, (name, results[other])
         assert results[own].score > 2 * results[other].score
+
+
+def test_the_extraction_language_given_to_analyse_is_the_one_it_would_detect(monkeypatch):
+    """The pipeline hands the extraction's language to the relevance model instead of having
+    it detected twice: on real pages the two agree; a given language is used as it is."""
+    import crawler.relevance.model as M
+
+    model = RelevanceModel(Topic(name="t", terms=("computer",), languages=("en",)),
+                           DocumentFrequencies())
+    for path in sorted(PAGES.glob("*.html")):
+        doc = parse(path.read_bytes())
+        extraction = extract_document(doc)
+        assert extraction.text
+        assert model.analyse(doc, extraction.text).language == extraction.language
+    doc = parse(page("Computers", "A computer is a machine. " * 20))
+    monkeypatch.setattr(M, "detect_language", lambda *a: pytest.fail("detected again"))
+    analysed = model.analyse(doc, "A computer is a machine.", language="de")
+    assert analysed.language == "de"
+    assert "not in the topic" in model.score_page(analysed).reason

@@ -355,8 +355,11 @@ class RelevanceModel:
                           if self.min_concepts is not None and self.threshold > 0 else None)
 
     # ------------------------------------------------------------------ page side
-    def analyse(self, doc: Document, main_text: str | None, url: str | None = None) -> PageTerms:
-        """Blocks of concept terms of a parsed page (never raises)."""
+    def analyse(self, doc: Document, main_text: str | None, url: str | None = None,
+                language: str | None = None) -> PageTerms:
+        """Blocks of concept terms of a parsed page (never raises).  ``language``: the page's
+        language when the caller has it (the extraction's, detected on the same main text);
+        detected here otherwise."""
         url = url or doc.url
         try:
             blocks = tag_blocks(doc, main_text, **self.block_options)
@@ -366,8 +369,10 @@ class RelevanceModel:
             return PageTerms(url=url, reason="no text in the page")
         vec = self.vector
         sample = main_text or " ".join(b.content for b in blocks if b.type != "navigation")
-        html = doc.root if getattr(doc.root, "tag", None) == "html" else None
-        language = detect_language(sample[:5000], html.get("lang") if html is not None else None)
+        if language is None:
+            html = doc.root if getattr(doc.root, "tag", None) == "html" else None
+            language = detect_language(sample[:5000],
+                                       html.get("lang") if html is not None else None)
         page = PageTerms(language=language, url=url, info={"blocks": len(blocks)})
         join = vec.matcher.join if vec.matcher else None
         substitute = vec.template.get if vec.template else None
