@@ -24,6 +24,7 @@ import numpy as np
 
 from extraction import Document
 
+from .jsonl import json_line
 from .published import PublishedFiles, gzip_members_length
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ class ShardWriter:
         self.written = 0
 
     def write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False) + "\n"
+        line = json_line(record)
         if self.compress:
             handle = self.files.handle or self.files.open(mode="wb")
             handle.write(gzip.compress(line.encode("utf-8"), compresslevel=6, mtime=0))

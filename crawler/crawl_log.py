@@ -8,10 +8,15 @@ response is complete, so the file is in arrival order and grows as the crawl goe
 from __future__ import annotations
 
 import json
+import logging
 import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
+
+from .jsonl import json_line
+
+log = logging.getLogger(__name__)
 
 FIELDS = ("url", "final_url", "status", "depth", "parent", "score", "relevance", "accepted",
           "fetched_at")
@@ -29,6 +34,7 @@ class CrawlLog:
         self._opened: dict[int, float] = {}
         self._on_written: dict[int, Callable[[], None]] = {}
         self.lines = 0
+        self.write_errors = 0
 
     def open_entry(self, entry: dict[str, Any],
                    on_written: Callable[[], None] | None = None) -> int:
@@ -54,14 +60,21 @@ class CrawlLog:
 
     def _flush(self) -> None:
         written = []
-        while self._next_write in self._complete:
-            entry = self._complete.pop(self._next_write)
-            self._handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
-            written.append(self._next_write)
-            self._next_write += 1
-            self.lines += 1
+        try:
+            while self._next_write in self._complete:
+                entry = self._complete.pop(self._next_write)
+                written.append(self._next_write)
+                self._next_write += 1           # first: a failed write never stalls the log
+                self.lines += 1
+                self._handle.write(json_line(entry))
+            if written:
+                self._handle.flush()
+        except OSError as err:                  # disk full: the crawl goes on, said once
+            self.write_errors += 1
+            if self.write_errors == 1:
+                log.error("crawl log %s: cannot write (%s); its lines are being lost",
+                          self.path, err)
         if written:
-            self._handle.flush()
             for seq in written:
                 done = self._on_written.pop(seq, None)
                 if done is not None:

@@ -133,7 +133,7 @@ def gc_thresholds(value) -> tuple[int, ...] | None:
         out = tuple(int(str(p).strip()) for p in parts)
     except ValueError:
         out = ()
-    if len(out) != 3 or min(out) <= 0:
+    if len(out) != 3 or min(out) <= 0 or max(out) > 2 ** 31 - 1:     # gc takes C ints
         raise ValueError(f"GC_THRESHOLDS: expected three positive integers such as "
                          f"'50000,50,100' (or 'python'), got {value!r}")
     return out

@@ -16,16 +16,19 @@ from urllib.parse import urljoin, urlparse, urlsplit, urlunsplit
 
 import numpy as np
 from scrapy.linkextractors import IGNORED_EXTENSIONS
-from w3lib.url import canonicalize_url, safe_url_string, url_query_cleaner
+from w3lib.url import canonicalize_url, safe_url_string
 
 from extraction.document import BLOCK_LEVEL, TEXT, Document
 from extraction.methods.pso_blocks import nearest_block
 
 SESSION_PARAMS = ("sid", "sessionid", "session_id", "session", "jsessionid", "phpsessid",
                   "sessid", "aspsessionid", "cfid", "cftoken", "zenid", "osCsid", "s_id")
+_SESSION_NAMES = frozenset(p.lower() for p in SESSION_PARAMS)   # matched in any case
 _SESSION_PATH = re.compile(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", re.I)
 _HEXLIKE = re.compile(r"^[0-9a-f]{16,64}$", re.I)
-_SKIP_EXT = frozenset("." + e for e in IGNORED_EXTENSIONS)
+_SKIP_EXT = frozenset("." + e for e in (*IGNORED_EXTENSIONS, "gz", "tgz", "bz2", "xz"))
+_SKIP_LONG_EXT = tuple(e for e in _SKIP_EXT if e.count(".") > 1)    # ".tar.gz"
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 _PCT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
 MAX_URL_LENGTH = 2000
@@ -60,16 +63,7 @@ def canonical(url: str) -> str:
     url = _SESSION_PATH.sub("", url.strip())
     parts = urlsplit(url)
     if parts.query:
-        drop = [k for k in SESSION_PARAMS]
-        url = url_query_cleaner(url, drop, remove=True, unique=False, keep_fragments=False)
-        # any remaining parameter that carries a bare hex token under a short name
-        parts = urlsplit(url)
-        if parts.query:
-            hexy = [kv.split("=", 1)[0] for kv in parts.query.split("&")
-                    if "=" in kv and len(kv.split("=", 1)[0]) <= 4
-                    and _HEXLIKE.match(kv.split("=", 1)[1])]
-            if hexy:
-                url = url_query_cleaner(url, hexy, remove=True, unique=False)
+        url = urlunsplit(parts._replace(query=_without_session_ids(parts.query), fragment=""))
     canon = canonicalize_url(url, keep_fragments=False)
     # w3lib also decodes escaped reserved characters of the path (%2B -> "+", %27 -> "'"),
     # which names another resource: keep the path's escapes, normalised
@@ -77,7 +71,29 @@ def canonical(url: str) -> str:
     if "%" in path:
         parts = urlsplit(canon)
         canon = urlunsplit(parts._replace(path=_PCT_ESCAPE.sub(_normal_escape, path)))
+    parts = urlsplit(canon)
+    try:
+        port = parts.port
+    except ValueError:              # not a port: crawlable() refuses the URL
+        port = None
+    if port is not None and _DEFAULT_PORTS.get(parts.scheme) == port:
+        canon = urlunsplit(parts._replace(netloc=parts.netloc.rpartition(":")[0]))
     return canon
+
+
+def _without_session_ids(query: str) -> str:
+    """The query without session-id parameters: a name of :data:`SESSION_PARAMS` in any case,
+    or a short name (at most 4 characters) carrying a bare hex token of 16-64 characters that
+    is not a plain decimal number."""
+    kept = []
+    for pair in query.split("&"):
+        name, eq, value = pair.partition("=")
+        if name.lower() in _SESSION_NAMES:
+            continue
+        if eq and len(name) <= 4 and _HEXLIKE.match(value) and not value.isdigit():
+            continue
+        kept.append(pair)
+    return "&".join(kept)
 
 
 def _normal_escape(match: re.Match) -> str:
@@ -86,18 +102,27 @@ def _normal_escape(match: re.Match) -> str:
     return char if char in _UNRESERVED else match.group(0).upper()
 
 
-def crawlable(url: str) -> str | None:
-    """Why ``url`` must not be requested (None when it may be)."""
-    parts = urlsplit(url)
+def crawlable(url: str, any_type: bool = False) -> str | None:
+    """Why ``url`` must not be requested (None when it may be); ``any_type``: a URL named as
+    a feed or sitemap, whose file type (``.rss``, ``.xml``) does not count against it."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError as err:
+        return f"malformed URL ({err})"
     if parts.scheme not in ("http", "https"):
         return f"scheme {parts.scheme or '(none)'}"
-    if not parts.hostname:
+    if not host:
         return "no host"
+    if any(c.isspace() or not c.isprintable() for c in host):
+        return "malformed host"
     if len(url) > MAX_URL_LENGTH:
         return "URL too long"
+    if any_type:
+        return None
     path = parts.path.lower()
     dot = path.rfind(".")
-    if dot > path.rfind("/") and path[dot:] in _SKIP_EXT:
+    if dot > path.rfind("/") and (path[dot:] in _SKIP_EXT or path.endswith(_SKIP_LONG_EXT)):
         return f"non-HTML file type {path[dot:]}"
     return None
 
@@ -119,10 +144,11 @@ def keeps_base_path(href: str) -> bool:
 
 
 @lru_cache(maxsize=1 << 17)
-def resolve(base: str, href: str) -> str | None:
-    """The canonical crawlable URL of ``href`` on a page at ``base``, or None.  Cached:
-    pages of one directory share their navigation links (call it with :func:`base_key` of
-    the page URL for any ``href`` with a path of its own, see :func:`keeps_base_path`)."""
+def resolve(base: str, href: str, any_type: bool = False) -> str | None:
+    """The canonical crawlable URL of ``href`` on a page at ``base``, or None (``any_type``
+    as in :func:`crawlable`).  Cached: pages of one directory share their navigation links
+    (call it with :func:`base_key` of the page URL for any ``href`` with a path of its own,
+    see :func:`keeps_base_path`)."""
     try:
         if is_plain(href):
             url = href
@@ -132,7 +158,7 @@ def resolve(base: str, href: str) -> str | None:
                 url = canonical(safe_url_string(url))
     except ValueError:
         return None
-    return None if crawlable(url) else url
+    return None if crawlable(url, any_type) else url
 
 
 def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None = None
@@ -141,7 +167,12 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
     base = base_url
     base_el = doc.root.find(".//base[@href]")
     if base_el is not None:
-        base = urljoin(base_url, base_el.get("href").strip())
+        try:                        # a malformed or non-web <base> (javascript:): the page's URL,
+            declared = urljoin(base_url, base_el.get("href").strip())      # as browsers do
+            if urlsplit(declared).scheme in ("http", "https"):
+                base = declared
+        except ValueError:
+            pass
     anchors = np.flatnonzero(doc.is_tag("a"))
     if not len(anchors):
         return []
@@ -152,7 +183,11 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
     contexts: dict[int, str] = {}
     found: dict[str, Link] = {}
     kinds, texts_of, ends = doc.kind.tolist(), doc.texts, doc.end.tolist()
-    directory = base_key(base)
+    try:
+        directory = base_key(base)
+    except ValueError:
+        base = base_url
+        directory = base_key(base)
 
     def text_in(start: int, stop: int, limit: int) -> str:
         out, size = [], 0
@@ -173,7 +208,10 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
         if href.startswith("#") or href[:11].lower().startswith(("javascript:", "mailto:",
                                                                    "data:", "tel:", "file:")):
             continue
-        url = resolve(base if keeps_base_path(href) else directory, href)
+        try:
+            url = resolve(base if keeps_base_path(href) else directory, href)
+        except ValueError:          # a malformed href ("http://[::1") loses only itself
+            continue
         if url is None:
             continue
         end = ends[i]

@@ -11,6 +11,7 @@ import logging
 from urllib.parse import urlsplit
 
 from scrapy.crawler import Crawler
+from scrapy.utils.defer import deferred_from_coro
 
 from extraction import extract_document
 from extraction.methods import canonical as method_name
@@ -134,6 +135,7 @@ class CorpusWriterPipeline(_StatePipeline):
         self.compress = compression(crawler.settings.get("CORPUS_COMPRESS"))
         self.shard_docs = number_setting(crawler.settings, "CORPUS_SHARD_DOCS", 1000,
                                          integer=True, minimum=1)
+        self._stopping = False
 
     def open_spider(self, spider=None) -> None:
         self.writer = ShardWriter(self.crawler.spider.corpus_dir / "documents",
@@ -168,6 +170,20 @@ class CorpusWriterPipeline(_StatePipeline):
         if item.warc is not None:
             record["warc"] = item.warc
 
+    def _write_failed(self, item: PageItem, err: OSError) -> None:
+        """The corpus cannot be written: the page is not accepted and the crawl ends, with the
+        reason in the log and in the stats (``crawl/stop_reason``), rather than judging and
+        losing page after page."""
+        item.reason = f"corpus write failed: {err}"
+        self.crawler.stats.inc_value("corpus/write_errors")
+        if self._stopping:
+            return
+        self._stopping = True
+        reason = f"corpus write failed: {err}"
+        log.error("crawl ends: %s", reason)
+        self.crawler.stats.set_value("crawl/stop_reason", reason)
+        deferred_from_coro(self.crawler.engine.close_spider_async(reason="corpus write failed"))
+
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         try:
             refused = None
@@ -183,13 +199,18 @@ class CorpusWriterPipeline(_StatePipeline):
             if item.on_topic and refused is None:
                 record = item.document()
                 record["topic"] = self.state.topic.name
-                record["content_sha1"] = self.state.dedup.add(
-                    item.final_url, record["text"], getattr(item, "_minhash", None))
+                record["content_sha1"] = text_sha1(record["text"])
+                self._archive(item, record)
+                try:
+                    self.writer.write(record)
+                except OSError as err:      # disk full, permissions: stop, lose nothing more
+                    self._write_failed(item, err)
+                    return item
+                # indexed once written: a page the corpus did not get is not a duplicate later
+                self.state.dedup.add(item.final_url, record["text"],
+                                     getattr(item, "_minhash", None))
                 if item.url != item.final_url:
                     self.state.dedup.urls[item.url] = item.final_url
-                assert record["content_sha1"] == text_sha1(record["text"])
-                self._archive(item, record)
-                self.writer.write(record)
                 item.accepted = True
                 self.crawler.stats.inc_value("corpus/documents")
                 if self.state.learn_from == "written":

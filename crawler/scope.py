@@ -36,8 +36,8 @@ def _patterns(name: str, raw: Any) -> tuple[re.Pattern[str], ...]:
     for item in items:
         try:
             out.append(re.compile(str(item)))
-        except re.error as err:
-            raise ValueError(f"{name}: bad regular expression {item!r}: {err}") from err
+        except (re.error, OverflowError, RecursionError) as err:   # a{99999999999}, (((...
+            raise ValueError(f"{name}: bad regular expression {item!r}: {err!r}") from err
     return tuple(out)
 
 

@@ -29,7 +29,7 @@ def number_setting(settings: Any, name: str, default: float, *, integer: bool = 
             value = int(value)
     except (TypeError, ValueError, OverflowError):
         value = None
-    if value is None or not minimum <= value <= maximum:
+    if value is None or not math.isfinite(value) or not minimum <= value <= maximum:
         kind = "a whole number" if integer else "a number"
         bounds = f">= {minimum:g}" if maximum == math.inf else f"in [{minimum:g}, {maximum:g}]"
         raise ValueError(f"{name}: expected {kind} {bounds}, got {raw!r}")

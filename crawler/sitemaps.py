@@ -47,9 +47,15 @@ def size_cap(download_maxsize: int) -> int:
 def sitemaps_in_robots(body: bytes, robots_url: str) -> list[str]:
     """The absolute ``http(s)`` sitemap URLs a ``robots.txt`` body names, in order, once each."""
     out: list[str] = []
-    for url in sitemap_urls_from_robots(body, base_url=robots_url):
-        if urlsplit(url).scheme in ("http", "https") and url not in out:
-            out.append(url)
+    for line in body.splitlines():          # one line at a time: a bad one costs only itself
+        name, colon, value = line.decode("utf-8", "ignore").partition(":")
+        if not colon or name.strip().lower() != "sitemap" or not value.strip():
+            continue
+        try:
+            urls = list(sitemap_urls_from_robots(line, base_url=robots_url))
+        except ValueError:          # "Sitemap: http://[::1"
+            continue
+        out.extend(url for url in urls if _web_scheme(url) and url not in out)
     return out
 
 
@@ -81,13 +87,22 @@ def read_sitemap(body: bytes, max_size: int = 0) -> SitemapFile:
         return SitemapFile(None, reason=f"not XML ({type(err).__name__})")
     if kind not in ("urlset", "sitemapindex"):
         return SitemapFile(None, reason=f"root element {kind!r} is not urlset or sitemapindex")
-    return SitemapFile(kind, [loc for loc in locs if urlsplit(loc).scheme in ("http", "https")])
+    return SitemapFile(kind, [loc for loc in locs if _web_scheme(loc)])
+
+
+def _web_scheme(url: str) -> bool:
+    """An http(s) URL (a malformed one, ``http://[::1``, is dropped alone)."""
+    try:
+        return urlsplit(url).scheme in ("http", "https")
+    except ValueError:
+        return False
 
 
 def listed_urls(found: SitemapFile, sitemap_url: str, host: str) -> list[str]:
     """The canonical crawlable URLs on ``host`` that ``found`` (read from ``sitemap_url``)
     lists, in order, once each."""
-    urls = (resolve(sitemap_url, loc) for loc in found.locs)
+    child_sitemaps = found.kind == "sitemapindex"     # ".xml.gz" is a sitemap there
+    urls = (resolve(sitemap_url, loc, any_type=child_sitemaps) for loc in found.locs)
     return list(dict.fromkeys(u for u in urls if u is not None and host_name(u) == host))
 
 

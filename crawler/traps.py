@@ -48,16 +48,18 @@ def template(url: str) -> str:
 
 @lru_cache(maxsize=1 << 16)
 def repeated_segments(url: str) -> bool:
-    """A path that loops: deeper than :data:`MAX_SEGMENTS`, a segment three times, a pair of
-    segments twice, or a non-numeric segment twice in a row (``/post/print/print/``: a relative
-    link on the page it leads to; ``/2006/01/01/`` is a date)."""
+    """A path that loops: deeper than :data:`MAX_SEGMENTS`, a non-numeric segment three times,
+    a pair of segments twice, or a non-numeric segment twice in a row below the first level
+    (``/post/print/print/``: a relative link on the page it leads to; ``/2006/01/01/`` is a
+    date, ``/courses/1/lessons/1/steps/1`` numbers its levels, ``/django/django`` is a
+    repository named after its owner)."""
     segments = [s for s in urlsplit(url).path.split("/") if s]
     if len(segments) > MAX_SEGMENTS:
         return True
-    counts = Counter(segments)
+    counts = Counter(s for s in segments if not s.isdigit())
     if counts and counts.most_common(1)[0][1] >= 3:
         return True
-    if any(a == b and not a.isdigit() for a, b in zip(segments, segments[1:])):
+    if any(a == b and not a.isdigit() for a, b in zip(segments[1:], segments[2:])):
         return True
     pairs = Counter(zip(segments, segments[1:]))
     return bool(pairs) and pairs.most_common(1)[0][1] >= 2

@@ -132,7 +132,7 @@ def json_ld_metadata(doc: Document) -> dict[str, str]:
     for text in doc.json_ld:
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):    # nested too deeply: skipped like bad JSON
             continue
         for obj in _ld_objects(data):
             kinds = obj.get("@type")

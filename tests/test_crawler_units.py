@@ -113,6 +113,9 @@ def test_trap_templates_and_repeated_segments():
     assert repeated_segments("http://a.test/posts/solar/print/print/")
     assert not repeated_segments("http://a.test/posts/solar/print/")
     assert not repeated_segments("http://a.test/events/2006/01/01/")     # a date
+    assert not repeated_segments("https://a.test/django/django/blob/main/README.md")  # owner/repo
+    assert not repeated_segments("http://a.test/courses/1/lessons/1/steps/1")   # numbered levels
+    assert repeated_segments("http://a.test/print/print/print/")
     traps = TrapDetector(min_samples=8)
     for day in range(1, 20):
         traps.record(f"http://w.test/events/2006/05/{day:02d}/", accepted=False)

@@ -139,7 +139,7 @@ def test_garbage_collection_thresholds_are_set_for_the_crawl_and_restored():
 
     assert gc_thresholds("50000, 50,100") == (50000, 50, 100)
     assert gc_thresholds("python") is None and gc_thresholds("") is None
-    for bad in ("1,2", "0,10,10", "a,b,c", "1,2,3,4"):
+    for bad in ("1,2", "0,10,10", "a,b,c", "1,2,3,4", "99999999999999999999,1,1"):
         with pytest.raises(ValueError, match="GC_THRESHOLDS"):
             gc_thresholds(bad)
     with pytest.raises(NotConfigured):

@@ -62,3 +62,13 @@ def test_a_wrong_lang_attribute_does_not_make_english_text_german():
     assert extract(f'<html lang="de"><body>{english}</body></html>').language == "en"
     assert extract(f'<html lang="de"><body>{german}</body></html>').language == "de"
     assert extract(f'<html lang="en"><body>{german}</body></html>').language == "en"   # declared
+
+
+def test_json_ld_nested_too_deeply_is_skipped_and_the_text_kept():
+    from extraction import extract
+
+    text = "The committee agreed to publish a summary of the meeting for readers. " * 10
+    html = (f'<html><head><script type="application/ld+json">{"[" * 3000}{"]" * 3000}'
+            f"</script></head><body><article><p>{text}</p></article></body></html>")
+    result = extract(html)
+    assert "committee agreed" in result.text and result.reason is None

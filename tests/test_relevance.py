@@ -172,7 +172,10 @@ def test_relevance_settings_reach_the_model(tmp_path):
     assert relevance_options(Settings()) == {}
     for name, value in (("RELEVANCE_MIN_CONCEPTS", "none"), ("RELEVANCE_MIN_CONCEPTS", "0"),
                         ("RELEVANCE_CATEGORY_WEIGHTS", "topics=1"),
-                        ("RELEVANCE_CATEGORY_WEIGHTS", "subjects=-1")):
+                        ("RELEVANCE_CATEGORY_WEIGHTS", "subjects=-1"),
+                        ("RELEVANCE_MIN_CONCEPTS", "inf"),
+                        ("RELEVANCE_CATEGORY_WEIGHTS", "terms=inf"),
+                        ("RELEVANCE_CATEGORY_WEIGHTS", "subjects=0,terms=0,judgments=0")):
         with pytest.raises(ValueError, match=name):
             relevance_options(Settings({name: value}))
 
@@ -305,6 +308,14 @@ GOOD = 'name = "t"\n[features]\nterms = ["volcano"]\n'
     ('name = "t"\nseeds = ["example.org"]\n' + '[features]\nterms = ["volcano"]\n', "seeds[0]",
      "URL"),
     (GOOD + '[synonyms]\nvolcano = "lava"\n', "synonyms.volcano", "array"),
+    ('name = "t"\nseeds = ["http://[::1/"]\n[features]\nterms = ["volcano"]\n', "seeds[0]",
+     "not a valid URL"),
+    ('name = "t"\nseeds = ["http://a.test:99999/"]\n[features]\nterms = ["volcano"]\n',
+     "seeds[0]", "not a valid URL"),
+    ('name = "t"\nseeds = ["http://:80/"]\n[features]\nterms = ["volcano"]\n', "seeds[0]",
+     "absolute http(s) URL"),
+    ('name = "t"\nseeds = ' + "[" * 2000 + "]" * 2000 + '\n[features]\nterms = ["a"]\n', None,
+     "nested too deeply"),
 ])
 def test_malformed_topic_files_name_file_key_and_problem(tmp_path, text, key, problem):
     path = tmp_path / "bad-topic.toml"
@@ -315,6 +326,12 @@ def test_malformed_topic_files_name_file_key_and_problem(tmp_path, text, key, pr
     assert str(path) in msg and problem in msg
     if key:
         assert f"'{key}'" in msg
+
+
+def test_a_topic_file_with_a_byte_order_mark_loads(tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert load_topic(path).terms == ("volcano",)
 
 
 def test_good_topic_file_round_trip(tmp_path):

@@ -39,6 +39,9 @@ def test_patterns_from_settings():
 def test_bad_settings_name_the_setting():
     with pytest.raises(ValueError, match="URL_EXCLUDE.*bad regular expression"):
         Scope.from_settings({"URL_EXCLUDE": "([unclosed"})
+    for pattern in ("a{99999999999}", "(" * 2000 + ")" * 2000):
+        with pytest.raises(ValueError, match="URL_INCLUDE.*bad regular expression"):
+            Scope.from_settings({"URL_INCLUDE": pattern})
     for bad in ("-1", "many", "2.5"):
         with pytest.raises(ValueError, match="MAX_PAGES_PER_HOST"):
             Scope.from_settings({"MAX_PAGES_PER_HOST": bad})

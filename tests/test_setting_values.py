@@ -25,7 +25,8 @@ def test_a_number_setting_in_range_or_unset_is_read(raw, kwargs, value):
 
 @pytest.mark.parametrize("raw, kwargs", [
     ("abc", {}), ("1.5", {"integer": True}), ("-1", {}), ("2", {"maximum": 1.0}),
-    ("0", {"minimum": 1}), ("nan", {}), ("inf", {"integer": True}), ([3], {})])
+    ("0", {"minimum": 1}), ("nan", {}), ("inf", {"integer": True}), ("inf", {}), ("-inf", {}),
+    ([3], {})])
 def test_a_bad_number_setting_is_an_error_naming_it_and_the_value(raw, kwargs):
     with pytest.raises(ValueError) as error:
         number_setting(Settings({"SOME_SETTING": raw}), "SOME_SETTING", 1, **kwargs)

@@ -118,8 +118,13 @@ def topic_from_dict(data: Mapping[str, Any], path: str = "<topic>") -> Topic:
         threshold = float(threshold)
     seeds = _string_list(path, "seeds", data.get("seeds", []))
     for i, url in enumerate(seeds):
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        try:
+            parts = urlsplit(url)
+            ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+            parts.port                  # noqa: B018 (raises on a port out of range)
+        except ValueError as err:
+            raise _fail(path, f"seeds[{i}]", f"{url!r} is not a valid URL: {err}") from err
+        if not ok:
             raise _fail(path, f"seeds[{i}]", f"{url!r} is not an absolute http(s) URL")
     features = data.get("features")
     if features is None:
@@ -160,9 +165,11 @@ def load_topic(path: str | Path) -> Topic:
     except OSError as err:
         raise TopicError(f"{p}: cannot read the topic file: {err.strerror or err}") from err
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))      # a byte-order mark is dropped
     except UnicodeDecodeError as err:
         raise TopicError(f"{p}: not UTF-8 text ({err.reason} at byte {err.start})") from err
     except tomllib.TOMLDecodeError as err:
         raise TopicError(f"{p}: TOML syntax error: {err}") from err
+    except RecursionError as err:
+        raise TopicError(f"{p}: TOML nested too deeply to read") from err
     return topic_from_dict(data, str(p))

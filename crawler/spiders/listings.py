@@ -156,7 +156,7 @@ class ListingsMixin:
         host = host_name(response.url)
         requests = []
         for href in announced_feeds(item.doc.root):
-            url = resolve(response.url, href)
+            url = resolve(response.url, href, any_type=True)      # ".rss" is a feed here
             if url is None or (self.scope.active and self.scope.refusal(url)):
                 continue
             if not again and self._job_knows(url):

@@ -15,6 +15,7 @@ seed hosts' robots.txt name (``crawler/sitemaps.py``).
 from __future__ import annotations
 
 import logging
+import math
 import time
 from pathlib import Path
 
@@ -60,7 +61,10 @@ def read_seeds(value: str | None) -> list[str]:
         path = Path(value[1:])
         if not path.is_file():
             raise ValueError(f"seed file {path} not found")
-        lines = path.read_text(encoding="utf-8").splitlines()
+        try:
+            lines = path.read_text(encoding="utf-8-sig").splitlines()
+        except (OSError, UnicodeDecodeError) as err:
+            raise ValueError(f"seed file {path}: cannot read it as UTF-8 text: {err}") from err
         return [ln.strip() for ln in lines if ln.strip() and not ln.strip().startswith("#")]
     return [u.strip() for u in value.split(",") if u.strip()]
 
@@ -77,7 +81,7 @@ def relevance_options(settings) -> dict:
             value = float(raw)
         except (TypeError, ValueError):
             value = -1.0
-        if not value > 0:
+        if not 0 < value < math.inf:
             raise ValueError(f"RELEVANCE_MIN_CONCEPTS: expected a positive number, got {raw!r}")
         out["min_concepts"] = value
     raw = settings.get("RELEVANCE_CATEGORY_WEIGHTS")
@@ -91,11 +95,14 @@ def relevance_options(settings) -> dict:
                 w = float(val)
             except (TypeError, ValueError):
                 w = -1.0
-            if cat not in CATEGORIES or not w >= 0:
+            if cat not in CATEGORIES or not 0 <= w < math.inf:
                 raise ValueError(f"RELEVANCE_CATEGORY_WEIGHTS: {cat}={val!r}: expected "
                                  f"CATEGORY=WEIGHT with CATEGORY in {', '.join(CATEGORIES)} and "
-                                 "WEIGHT >= 0")
+                                 "WEIGHT a finite number >= 0")
             weights[cat] = w
+        if set(weights) >= set(CATEGORIES) and not any(weights.values()):
+            raise ValueError("RELEVANCE_CATEGORY_WEIGHTS: every category weighs 0, so every "
+                             "page would score 0")
         out["category_weights"] = weights
     return out
 
@@ -126,7 +133,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             raise ValueError("no seed URL: give -a seed=URL[,URL] or seeds in the topic file")
         self.sitemap_urls = []
         for url in read_seeds(sitemap):
-            why = crawlable(url)
+            why = crawlable(url, any_type=True)
             if why:
                 raise ValueError(f"sitemap {url!r} cannot be crawled: {why}")
             self.sitemap_urls.append(url)

@@ -1,0 +1,67 @@
+"""Malformed and unusual links: one bad href costs only itself, session ids in any case, default
+ports, compressed archives, feeds named ``.rss`` (found by a review of crawler/links.py)."""
+from __future__ import annotations
+
+from crawler.links import canonical, crawlable, extract_links, resolve
+from crawler.sitemaps import listed_urls, read_sitemap, sitemaps_in_robots
+from extraction import parse
+
+
+def links_of(html: str, url: str = "http://a.test/d/p") -> list[str]:
+    return [link.url for link in extract_links(parse(html.encode(), url), url)]
+
+
+def test_a_malformed_href_loses_only_itself():
+    html = ('<p><a href="/a.html">a</a> <a href="http://[::1">bad</a> '
+            '<a href="//exa&#xff0f;mple.com/">nfkc</a> <a href="/b.html">b</a></p>')
+    assert links_of(html) == ["http://a.test/a.html", "http://a.test/b.html"]
+
+
+def test_a_malformed_or_script_base_falls_back_to_the_page_url():
+    for base in ("http://[::1", "javascript:void(0)", "data:text/html,x"):
+        html = f'<head><base href="{base}"></head><p><a href="x.html">x</a></p>'
+        assert links_of(html) == ["http://a.test/d/x.html"], base
+
+
+def test_session_ids_are_dropped_in_any_case_and_decimal_ids_are_kept():
+    assert canonical("http://a.test/p?PHPSESSID=abc&x=1") == "http://a.test/p?x=1"
+    assert canonical("http://a.test/p?JSESSIONID=abc") == "http://a.test/p"
+    assert canonical("http://a.test/p?sid=0123456789abcdef01") == "http://a.test/p"
+    one, two = (canonical(f"http://a.test/p?id=123456789012345678{d}") for d in (8, 9))
+    assert one != two and one.endswith("8")
+
+
+def test_the_default_port_goes_and_another_stays():
+    assert canonical("http://a.test:80/x") == "http://a.test/x"
+    assert canonical("https://a.test:443/x") == "https://a.test/x"
+    assert canonical("http://a.test:8080/x") == "http://a.test:8080/x"
+    assert canonical("https://a.test:80/x") == "https://a.test:80/x"
+
+
+def test_archives_spaces_and_malformed_urls_are_refused_with_a_reason():
+    for url in ("http://a.test/linux-6.1.tar.gz", "http://a.test/a.tgz", "http://a.test/b.gz"):
+        assert crawlable(url).startswith("non-HTML file type"), url
+    assert crawlable("http:// a.test/") == "malformed host"
+    assert crawlable("http://[::1/").startswith("malformed URL")
+    assert crawlable("http://a.test/page.html") is None
+
+
+def test_a_feed_or_child_sitemap_may_have_any_file_type():
+    assert resolve("http://a.test/", "/news.rss") is None            # a link: not a page
+    assert resolve("http://a.test/", "/news.rss", any_type=True) == "http://a.test/news.rss"
+    index = read_sitemap(b'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                         b"<sitemap><loc>http://a.test/s1.xml.gz</loc></sitemap></sitemapindex>")
+    assert listed_urls(index, "http://a.test/sitemap.xml", "a.test") == ["http://a.test/s1.xml.gz"]
+    pages = read_sitemap(b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                         b"<url><loc>http://a.test/a.pdf</loc></url>"
+                         b"<url><loc>http://a.test/a.html</loc></url></urlset>")
+    assert listed_urls(pages, "http://a.test/sitemap.xml", "a.test") == ["http://a.test/a.html"]
+
+
+def test_a_malformed_sitemap_location_loses_only_itself():
+    found = read_sitemap(b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                         b"<url><loc>http://[::1</loc></url>"
+                         b"<url><loc>http://a.test/ok</loc></url></urlset>")
+    assert found.locs == ["http://a.test/ok"]
+    robots = b"Sitemap: http://[::1\nSitemap: http://a.test/s.xml\n"
+    assert sitemaps_in_robots(robots, "http://a.test/robots.txt") == ["http://a.test/s.xml"]

@@ -1,0 +1,88 @@
+"""Writing the corpus and the crawl log: a page the corpus did not get is not indexed as
+written, a failed write stops the crawl with its reason, a lone surrogate in a page's metadata
+costs neither the document nor the crawl log (found by a review of the writers)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+from scrapy.settings import Settings
+from scrapy.statscollectors import MemoryStatsCollector
+
+from crawler.crawl_log import CrawlLog
+from crawler.items import PageItem
+from crawler.jsonl import json_line
+from crawler.pipelines import CorpusWriterPipeline
+from crawler.relevance.topic import load_topic
+from crawler.state import CrawlState
+from extraction import extract_document, parse
+
+TEXT = "A fugue is a contrapuntal composition in which a short melody is introduced. " * 8
+
+
+def _pipeline(tmp_path: Path):
+    topic = load_topic(Path(__file__).parent.parent / "settings" / "topics" / "music.toml")
+    state = CrawlState.open(tmp_path / "state", topic)
+    spider = SimpleNamespace(crawl_state=state, corpus_dir=tmp_path / "corpus")
+    closed = []
+
+    def close_spider_async(reason):      # (the engine's coroutine, recorded here)
+        closed.append(reason)
+
+    crawler = SimpleNamespace(spider=spider, settings=Settings({"CORPUS_SHARD_DOCS": 10}),
+                              engine=SimpleNamespace(close_spider_async=close_spider_async))
+    crawler.stats = MemoryStatsCollector(crawler)
+    writer = CorpusWriterPipeline(crawler)
+    writer.open_spider()
+    return writer, crawler, state, closed
+
+
+def _item(url: str, head: str = "") -> PageItem:
+    d = parse(f"<html><head>{head}<title>Fugue</title></head><body><p>{TEXT}</p></body></html>",
+              url)
+    item = PageItem(url=url, final_url=url, status=200, depth=1, parent=None,
+                    fetched_at="2026-11-27T00:00:00Z", content_type="text/html", doc=d)
+    item.extraction = extract_document(d)
+    item.robots = frozenset()
+    item.on_topic, item.relevance = True, 0.9
+    return item
+
+
+def test_a_failed_write_indexes_nothing_and_stops_the_crawl(tmp_path):
+    writer, crawler, state, closed = _pipeline(tmp_path)
+
+    def disk_full(record):
+        raise OSError(28, "No space left on device")
+
+    writer.writer.write = disk_full
+    item = writer.process_item(_item("http://music.test/fugue.html"))
+    second = writer.process_item(_item("http://music.test/canon.html"))
+    assert not item.accepted and "No space left" in item.reason
+    assert not second.accepted
+    assert state.dedup.check("http://music.test/fugue.html", item.extraction.text)[0] is None
+    assert crawler.stats.get_value("corpus/write_errors") == 2
+    assert "corpus write failed" in crawler.stats.get_value("crawl/stop_reason")
+    assert closed == ["corpus write failed"]                # asked once
+
+
+def test_a_lone_surrogate_in_the_metadata_costs_nothing(tmp_path):
+    writer, _, state, _ = _pipeline(tmp_path)
+    head = '<script type="application/ld+json">{"headline": "Wind \\ud800 turbine"}</script>'
+    item = writer.process_item(_item("http://music.test/fugue.html", head))
+    writer.close_spider()
+    assert item.accepted
+    lines = [line for f in (tmp_path / "corpus" / "documents").glob("*.jsonl")
+             for line in f.read_bytes().decode("utf-8").splitlines()]      # strict UTF-8
+    assert len(lines) == 1 and json.loads(lines[0])["url"] == "http://music.test/fugue.html"
+    assert json_line({"t": "a\ud800b"}) == '{"t": "a\ufffdb"}\n'
+
+    log = CrawlLog(tmp_path / "log.jsonl")
+    done = []
+    first = log.open_entry({"url": "http://a.test/1"}, on_written=lambda: done.append(1))
+    second = log.open_entry({"url": "http://a.test/2"}, on_written=lambda: done.append(2))
+    log.complete(first, title="bad \udc80 title", extra=object())
+    log.complete(second)
+    log.close()
+    rows = [json.loads(x) for x in (tmp_path / "log.jsonl").read_bytes().decode().splitlines()]
+    assert [r["url"] for r in rows] == ["http://a.test/1", "http://a.test/2"] and done == [1, 2]
