@@ -109,7 +109,7 @@ class ComponentWeights:
             if any(len(v) != len(self.keys) for v in sums):
                 raise ValueError("sums of the wrong length")
             n, sum_y = int(data["n"]), float(data["sum_y"])
-        except (KeyError, TypeError, AttributeError) as err:
+        except (KeyError, TypeError, AttributeError, OverflowError) as err:
             raise ValueError(f"not component weights: {err!r}") from err
         self.n, self.sum_y = n, sum_y
         self.sum_x, self.sum_xx, self.sum_xy = sums
@@ -143,7 +143,7 @@ class LearnedShare:
             if data.get("version") != 1:
                 raise ValueError(f"unsupported version {data.get('version')!r}")
             value, n = float(data["value"]), int(data["n"])
-        except (KeyError, TypeError, AttributeError) as err:
+        except (KeyError, TypeError, AttributeError, OverflowError) as err:
             raise ValueError(f"not a learned share: {err!r}") from err
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"learned share {value} outside [0, 1]")

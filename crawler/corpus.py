@@ -90,10 +90,10 @@ class ShardWriter:
 
     def __init__(self, directory: str | Path, docs_per_shard: int = 1000, compress: str = ""):
         self.compress = compress = compression(compress)
-        if compress:
-            self.files = PublishedFiles(directory, "part", "jsonl.gz", gzip_members_length)
-        else:
-            self.files = PublishedFiles(directory, "part", "jsonl", last_line_end)
+        plain, packed = ("jsonl", last_line_end), ("jsonl.gz", gzip_members_length)
+        mine, other = (packed, plain) if compress else (plain, packed)
+        PublishedFiles(directory, "part", *other)   # publishes a shard a killed crawl left in
+        self.files = PublishedFiles(directory, "part", *mine)   # the other mode (recover())
         self.directory = self.files.directory
         self.docs_per_shard = max(1, docs_per_shard)
         self._count = 0

@@ -221,7 +221,7 @@ class LinkScorer:
             fetched = {str(k): int(v) for k, v in data["site_fetched"].items()}
             accepted = {str(k): int(v) for k, v in data["site_accepted"].items()}
             totals = int(data["fetched_total"]), int(data["accepted_total"])
-        except (KeyError, TypeError, AttributeError) as err:
+        except (KeyError, TypeError, AttributeError, OverflowError) as err:
             raise ValueError(f"not site statistics: {err!r}") from err
         self.site_fetched, self.site_accepted = fetched, accepted
         self.fetched_total, self.accepted_total = totals
@@ -243,7 +243,7 @@ class LinkScorer:
             if not len(urls) == len(links) == len(sums):
                 raise ValueError("columns of different lengths")
             self.inlinks = {str(u): [int(n), float(p)] for u, n, p in zip(urls, links, sums)}
-        except (KeyError, TypeError, AttributeError) as err:
+        except (KeyError, TypeError, AttributeError, OverflowError) as err:
             raise ValueError(f"not in-link statistics: {err!r}") from err
 
     def site_component(self, url: str) -> float:

@@ -193,7 +193,7 @@ class FailedFetches:
                     evidence[str(url)] = (components, _feature_rows(row[5]), row[6])
                 elif len(row) != 4:
                     raise ValueError(f"a row of {len(row)} fields")
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
             raise ValueError(f"not a failed-fetch list ({err})") from err
         self.pages, self.evidence = pages, evidence
         self._counted.clear()

@@ -45,6 +45,7 @@ from .url_similarity import UrlSimilarity, WeightTuner
 
 log = logging.getLogger(__name__)
 LEARN_FROM = ("written", "relevant")
+SIBLING_SITES = 64   # sites whose recent pages are kept for E5/E6 (memory bound)
 
 
 @dataclass
@@ -58,7 +59,7 @@ class CrawlState:
     tuner: WeightTuner
     traps: TrapDetector
     dedup: DuplicateIndex
-    siblings: dict[str, OrderedDict] = field(default_factory=dict)
+    siblings: OrderedDict[str, OrderedDict] = field(default_factory=OrderedDict)
     discovered: set[str] = field(default_factory=set)
     sibling_pages: int = 8
     auto_threshold: AutoThreshold | None = None
@@ -203,11 +204,17 @@ class CrawlState:
 
     # ------------------------------------------------------------------ siblings
     def remember_page(self, site: str, url: str, doc: Any) -> None:
+        """Keep ``doc`` among the ``sibling_pages`` most recent pages of ``site``, and the
+        sites among the :data:`SIBLING_SITES` most recently seen (a crawl of many hosts keeps
+        a bounded number of parsed pages)."""
         pages = self.siblings.setdefault(site, OrderedDict())
+        self.siblings.move_to_end(site)
         pages[url] = doc
         pages.move_to_end(url)
         while len(pages) > self.sibling_pages:
             pages.popitem(last=False)
+        while len(self.siblings) > SIBLING_SITES:
+            self.siblings.popitem(last=False)
 
     def sibling_for(self, site: str, url: str) -> Any | None:
         """The cached page of the same site whose URL is most similar (S1) to ``url``."""

@@ -1260,3 +1260,15 @@ def test_a_meta_refresh_page_does_not_hold_back_the_crawl_log(tmp_path):
     robots = Request("https://a.test/", meta={"dont_obey_robotstxt": True,
                                               "redirect_urls": ["http://a.test/robots.txt"]})
     assert is_robots_request(robots) and not is_robots_request(redirect)
+
+
+def test_an_infinite_number_in_a_state_file_is_refused_not_a_crash():
+    """json reads "Infinity": int() of it overflows (found by the property test above)."""
+    from crawler.revisit import FailedFetches
+
+    with pytest.raises(ValueError, match="not a failed-fetch list"):
+        FailedFetches().load({"pages": [["http://a.test/", float("inf"), 1.0, 0.5]]})
+    with pytest.raises(ValueError, match="not site statistics"):
+        LinkScorer(lambda text: 0.0, 0.2).load_site_stats(
+            {"version": 1, "fetched_total": float("inf"), "accepted_total": 0,
+             "site_fetched": {}, "site_accepted": {}})

@@ -86,3 +86,29 @@ def test_a_lone_surrogate_in_the_metadata_costs_nothing(tmp_path):
     log.close()
     rows = [json.loads(x) for x in (tmp_path / "log.jsonl").read_bytes().decode().splitlines()]
     assert [r["url"] for r in rows] == ["http://a.test/1", "http://a.test/2"] and done == [1, 2]
+
+
+def test_the_sibling_cache_keeps_a_bounded_number_of_sites(tmp_path):
+    from crawler.state import SIBLING_SITES
+
+    topic = load_topic(Path(__file__).parent.parent / "settings" / "topics" / "music.toml")
+    state = CrawlState.open(tmp_path / "state", topic)
+    for i in range(SIBLING_SITES + 50):
+        for j in range(3):
+            state.remember_page(f"h{i}.test", f"http://h{i}.test/{j}.html", object())
+    assert len(state.siblings) == SIBLING_SITES
+    assert sum(len(p) for p in state.siblings.values()) == 3 * SIBLING_SITES
+    last = f"h{SIBLING_SITES + 49}.test"
+    assert state.sibling_for(last, f"http://{last}/9.html") is not None
+    assert state.sibling_for("h0.test", "http://h0.test/9.html") is None     # evicted
+
+
+def test_a_shard_left_by_a_killed_crawl_is_published_whatever_the_next_mode(tmp_path):
+    from crawler.corpus import ShardWriter, documents_since
+
+    docs = tmp_path / "documents"
+    docs.mkdir()
+    (docs / ".part-00000.jsonl.tmp").write_bytes(b'{"url": "a"}\n{"url": "b"}\n{"url": "c')
+    ShardWriter(docs, compress="gzip").close()
+    assert (docs / "part-00000.jsonl").read_bytes() == b'{"url": "a"}\n{"url": "b"}\n'
+    assert [d["url"] for d in documents_since(docs, 0)] == ["a", "b"]
