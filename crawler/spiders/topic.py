@@ -30,6 +30,7 @@ from twisted.python.failure import Failure
 from extraction import ParseError, parse
 
 from ..crawl_log import CrawlLog, write_summary
+from ..dirlock import lock_directory, unlock_directory
 from ..feeds import FEEDS_PER_HOST
 from ..frontier import UPGRADE_MARGIN, busy_host_slack
 from ..items import PageItem
@@ -153,6 +154,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         settings = crawler.settings
         spider.corpus_dir = directory_setting(settings.get("CORPUS_DIR"), "CORPUS_DIR", "corpus")
         state_dir = directory_setting(settings.get("STATE_DIR"), "STATE_DIR", "state")
+        lock_directory(spider.corpus_dir, "CORPUS_DIR")     # one crawl per directory
+        lock_directory(state_dir, "STATE_DIR")
         spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
         spider.revisit_after = hours_setting(settings.get("REVISIT_AFTER"), "REVISIT_AFTER")
         spider.retry_failed_after = hours_setting(settings.get("RETRY_FAILED_AFTER"),
@@ -527,13 +530,21 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                                     note=f"callback error: {failure.getErrorMessage()}")
 
     def _closed(self, spider=None, reason=None):
-        self.crawl_state.save()
-        self.crawl_log.close()
-        if self.warc is not None:
-            self.warc.close()
-        stats = self.crawler.stats
-        write_summary(self.corpus_dir / "crawl-summary.json", stats.get_stats(), reason)
-        log.info("crawl closed (%s): %s responses, %s documents written to %s, state in %s",
-                 stats.get_value("crawl/stop_reason") or reason,
-                 stats.get_value("fetch/responses", 0), stats.get_value("corpus/documents", 0),
-                 self.corpus_dir / "documents", self.crawl_state.directory)
+        try:
+            self.crawl_state.save()
+        finally:                    # a failed save (STATE_DIR full) still closes the rest
+            try:
+                self.crawl_log.close()
+                if self.warc is not None:
+                    self.warc.close()
+                stats = self.crawler.stats
+                write_summary(self.corpus_dir / "crawl-summary.json", stats.get_stats(),
+                              reason)
+                log.info("crawl closed (%s): %s responses, %s documents written to %s, state "
+                         "in %s", stats.get_value("crawl/stop_reason") or reason,
+                         stats.get_value("fetch/responses", 0),
+                         stats.get_value("corpus/documents", 0), self.corpus_dir / "documents",
+                         self.crawl_state.directory)
+            finally:
+                unlock_directory(self.corpus_dir)
+                unlock_directory(self.crawl_state.directory)
