@@ -43,7 +43,7 @@ from scrapy.utils.httpobj import urlparse_cached
 
 from .middlewares import _CrawlerMiddleware, is_robots_request, scheduled_url
 from .revisit import hours_setting
-from .setting_values import number_setting
+from .setting_values import bool_setting, number_setting
 
 log = logging.getLogger(__name__)
 
@@ -156,9 +156,10 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
     def __init__(self, crawler):
         super().__init__(crawler)
         settings = crawler.settings
-        obey = settings.getbool("ROBOTSTXT_OBEY")
-        self.honour_delay = obey and settings.getbool("ROBOTSTXT_CRAWL_DELAY", True)
-        self.honour_errors = obey and settings.getbool("ROBOTSTXT_UNAVAILABLE_DISALLOW", True)
+        obey = bool_setting(settings, "ROBOTSTXT_OBEY")
+        self.honour_delay = obey and bool_setting(settings, "ROBOTSTXT_CRAWL_DELAY", True)
+        self.honour_errors = obey and bool_setting(settings, "ROBOTSTXT_UNAVAILABLE_DISALLOW",
+                                                   True)
         self.max_delay = number_setting(settings, "ROBOTSTXT_MAX_CRAWL_DELAY", MAX_CRAWL_DELAY)
         self.min_delay = settings.getfloat("DOWNLOAD_DELAY")
         self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT") \
@@ -258,7 +259,7 @@ class PoliteThrottle(AutoThrottle):
 
     def __init__(self, crawler):
         settings = crawler.settings
-        self.adaptive = settings.getbool("AUTOTHROTTLE_ENABLED")
+        self.adaptive = bool_setting(settings, "AUTOTHROTTLE_ENABLED")
         self.backoff_codes = backoff_codes(settings)
         self.backoff_max = number_setting(settings, "BACKOFF_MAX_DELAY", BACKOFF_MAX_DELAY)
         self.backoff_retries = number_setting(settings, "BACKOFF_RETRY_TIMES", BACKOFF_RETRY_TIMES,

@@ -77,9 +77,9 @@ class PublishedFiles:
         os.fsync(self.handle.fileno())
         self.handle.close()
         self.handle = None
-        final = self.directory / self.name(self.number)
-        os.replace(self._temp_path(self.number), final)
-        self.number += 1
+        number, self.number = self.number, self.number + 1   # first: a failed rename never
+        final = self.directory / self.name(number)            # makes the next file reuse it
+        os.replace(self._temp_path(number), final)
         return final
 
 

@@ -7,17 +7,21 @@ noindex``) does not apply.  Honoured unless ``ROBOTS_META_OBEY`` is off.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from extraction import Document
 
 GENERIC = "robots"
+_SEPARATORS = re.compile(r"[,;\s]+")
 # directives that carry a value after a colon (not an agent prefix)
 VALUED = frozenset(("unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"))
 
 
 def _tokens(value: str) -> set[str]:
-    out = {t.strip().lower() for t in value.split(",")}
+    """The directives of one value: comma-separated as specified, also spaces or semicolons
+    as pages write them (``noindex nofollow``)."""
+    out = {t.lower() for t in _SEPARATORS.split(value)}
     if "none" in out:
         out |= {"noindex", "nofollow"}
     return out - {""}

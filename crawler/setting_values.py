@@ -36,6 +36,16 @@ def number_setting(settings: Any, name: str, default: float, *, integer: bool = 
     return value
 
 
+def bool_setting(settings: Any, name: str, default: bool = False) -> bool:
+    """Setting ``name`` as a boolean (Scrapy's ``getbool``: ``True``/``False``, ``1``/``0``,
+    ``true``/``false``); ``ValueError`` naming the setting on anything else."""
+    try:
+        return settings.getbool(name, default)
+    except ValueError as error:
+        raise ValueError(f"{name}: expected True or False (1 / 0), got "
+                         f"{settings.get(name)!r}") from error
+
+
 def directory_setting(value: str | os.PathLike | None, name: str, default: str) -> Path:
     """The directory of setting ``name`` (``default`` when unset), created if missing;
     ``ValueError`` naming the setting when it cannot be created or written."""

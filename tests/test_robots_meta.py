@@ -31,6 +31,10 @@ def test_meta_tags():
     assert robots_directives(doc('<meta name="focused-crawler" content="nofollow">')) \
         == {"nofollow"}
     assert robots_directives(doc('<meta name="googlebot" content="noindex">')) == frozenset()
+    assert robots_directives(doc('<meta name="robots" content="noindex nofollow">')) \
+        == {"noindex", "nofollow"}                      # spaces, as pages often write it
+    assert robots_directives(doc('<meta name="robots" content="noindex;follow">')) \
+        == {"noindex", "follow"}
 
 
 def test_header_values():

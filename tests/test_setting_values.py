@@ -78,3 +78,12 @@ def test_a_corpus_dir_that_is_a_file_stops_the_crawl_naming_the_setting(tmp_path
     result = _crawl(tmp_path, TOPIC, CORPUS_DIR=str(tmp_path / "taken"))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "CORPUS_DIR: cannot create the directory" in result.stderr
+
+
+def test_a_bad_boolean_setting_is_an_error_naming_it():
+    from crawler.setting_values import bool_setting
+
+    assert bool_setting(Settings({"FOLLOW_FEEDS": "False"}), "FOLLOW_FEEDS", True) is False
+    assert bool_setting(Settings(), "FOLLOW_FEEDS", True) is True
+    with pytest.raises(ValueError, match="ROBOTS_META_OBEY: expected True or False.*'yes'"):
+        bool_setting(Settings({"ROBOTS_META_OBEY": "yes"}), "ROBOTS_META_OBEY", True)

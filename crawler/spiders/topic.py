@@ -43,7 +43,7 @@ from ..politeness import BACKOFF_HTTP_CODES, backoff_codes
 from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, hours_setting
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
-from ..setting_values import directory_setting, number_setting
+from ..setting_values import bool_setting, directory_setting, number_setting
 from ..sitemaps import MAX_URLS_PER_HOST, ListingBudget, best_scored, size_cap
 from ..state import CrawlState
 from ..traps import leads_elsewhere
@@ -156,7 +156,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         state_dir = directory_setting(settings.get("STATE_DIR"), "STATE_DIR", "state")
         lock_directory(spider.corpus_dir, "CORPUS_DIR")     # one crawl per directory
         lock_directory(state_dir, "STATE_DIR")
-        spider.obey_robots_meta = settings.getbool("ROBOTS_META_OBEY", True)
+        spider.obey_robots_meta = bool_setting(settings, "ROBOTS_META_OBEY", True)
         spider.revisit_after = hours_setting(settings.get("REVISIT_AFTER"), "REVISIT_AFTER")
         spider.retry_failed_after = hours_setting(settings.get("RETRY_FAILED_AFTER"),
                                                   "RETRY_FAILED_AFTER")
@@ -173,7 +173,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         spider.sitemap_max_bytes = size_cap(settings.getint("DOWNLOAD_MAXSIZE"))
         spider.sitemap_locks = {}           # host -> DeferredLock: one sitemap read at a time
         spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
-        spider.follow_feeds = settings.getbool("FOLLOW_FEEDS", True)
+        spider.follow_feeds = bool_setting(settings, "FOLLOW_FEEDS", True)
         spider.feeds = ListingBudget(max_files=number_setting(
             settings, "FEEDS_PER_HOST", FEEDS_PER_HOST, integer=True), max_urls=0)
         spider.revisited_hosts: set[str] = set()
@@ -190,7 +190,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             auto_accept=number_setting(settings, "FEATURE_AUTO_ACCEPT", 0.1),
             sibling_pages=number_setting(settings, "SIBLING_CACHE_PAGES", 8, integer=True),
             relevance_options=relevance_options(settings),
-            auto_threshold=settings.getbool("RELEVANCE_AUTO_THRESHOLD", True),
+            auto_threshold=bool_setting(settings, "RELEVANCE_AUTO_THRESHOLD", True),
             learn_from=settings.get("FEATURE_LEARN_FROM") or "written")
         spider.crawl_state.failures.max_runs = number_setting(
             settings, "RETRY_FAILED_TIMES", RETRY_FAILED_TIMES, integer=True)
@@ -204,13 +204,13 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                              f"{error.strerror or error}") from error
         spider.warc = open_archive(settings, spider.corpus_dir, {
             "isPartOf": spider.topic.name,
-            "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",
+            "robots": "obey" if bool_setting(settings, "ROBOTSTXT_OBEY") else "ignore",
             "http-header-user-agent": settings.get("USER_AGENT") or ""})
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._item_failed, signal=signals.item_error)
         crawler.signals.connect(spider._item_failed, signal=signals.item_dropped)
         crawler.signals.connect(spider._callback_failed, signal=signals.spider_error)
-        if settings.getbool("FOLLOW_SITEMAPS", True):
+        if bool_setting(settings, "FOLLOW_SITEMAPS", True):
             crawler.signals.connect(spider._robots_received, signal=signals.response_received)
         log.info("topic %r, threshold %.3f, %d seeds, strategy %s, scope: %s, corpus %s, "
                  "state %s", spider.topic.name, spider.crawl_state.relevance.threshold,
