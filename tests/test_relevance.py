@@ -310,6 +310,8 @@ GOOD = 'name = "t"\n[features]\nterms = ["volcano"]\n'
     (GOOD + '[synonyms]\nvolcano = "lava"\n', "synonyms.volcano", "array"),
     ('name = "t"\nseeds = ["http://[::1/"]\n[features]\nterms = ["volcano"]\n', "seeds[0]",
      "not a valid URL"),
+    (GOOD + '[synonyms]\n"big data" = ["bd"]\n"big  data" = ["large data"]\n',
+     "synonyms.big  data", "same concept"),
     ('name = "t"\nseeds = ["http://a.test:99999/"]\n[features]\nterms = ["volcano"]\n',
      "seeds[0]", "not a valid URL"),
     ('name = "t"\nseeds = ["http://:80/"]\n[features]\nterms = ["volcano"]\n', "seeds[0]",

@@ -150,8 +150,11 @@ def topic_from_dict(data: Mapping[str, Any], path: str = "<topic>") -> Topic:
         if not concept.strip():
             raise _fail(path, key, "empty concept name")
         _indexable(path, key, concept)
-        synonyms[" ".join(concept.split())] = _string_list(path, key, variants, allow_empty=False)
-        for i, variant in enumerate(synonyms[" ".join(concept.split())]):
+        spaced = " ".join(concept.split())
+        if spaced in synonyms:
+            raise _fail(path, key, f"the same concept as another key ({spaced!r}, spaces aside)")
+        synonyms[spaced] = _string_list(path, key, variants, allow_empty=False)
+        for i, variant in enumerate(synonyms[spaced]):
             _indexable(path, f"{key}[{i}]", variant)
     return Topic(name=name.strip(), description=description.strip(), languages=languages,
                  threshold=threshold, seeds=seeds, synonyms=synonyms, path=path, **cats)
