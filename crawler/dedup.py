@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import logging
+import os
 import pickle
 import re
 import zlib
@@ -308,6 +309,8 @@ class DuplicateIndex:
             pickle.dump({"version": FORMAT_VERSION, "threshold": self.threshold,
                          "num_perm": self.num_perm, "urls": self.urls, "hashes": self.hashes,
                          "lsh": self.lsh, "patterns": self.patterns}, handle)
+            handle.flush()
+            os.fsync(handle.fileno())       # on disk before it replaces the old index
         tmp.replace(path)
 
     @classmethod
