@@ -30,6 +30,7 @@ _SKIP_EXT = frozenset("." + e for e in (*IGNORED_EXTENSIONS, "gz", "tgz", "bz2",
 _SKIP_LONG_EXT = tuple(e for e in _SKIP_EXT if e.count(".") > 1)    # ".tar.gz"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _PCT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
 MAX_URL_LENGTH = 2000
 # an absolute URL that canonicalisation leaves as it is: lower-case host without port, a path
@@ -64,13 +65,17 @@ def canonical(url: str) -> str:
     parts = urlsplit(url)
     if parts.query:
         url = urlunsplit(parts._replace(query=_without_session_ids(parts.query), fragment=""))
-    canon = canonicalize_url(url, keep_fragments=False)
-    # w3lib also decodes escaped reserved characters of the path (%2B -> "+", %27 -> "'"),
-    # which names another resource: keep the path's escapes, normalised
-    path = urlsplit(safe_url_string(url)).path
-    if "%" in path:
+    parts = urlsplit(url)
+    if "%" not in parts.path:
+        canon = canonicalize_url(url, keep_fragments=False)
+    else:
+        # w3lib also decodes escaped reserved characters of the path (%2B -> "+", %27 -> "'"),
+        # which names another resource: the path's escapes go through it as "%25XX" (which it
+        # keeps) and come back normalised; it still resolves dot segments and parameters
+        protected = urlunsplit(parts._replace(path=parts.path.replace("%", "%25")))
+        canon = canonicalize_url(protected, keep_fragments=False)
         parts = urlsplit(canon)
-        canon = urlunsplit(parts._replace(path=_PCT_ESCAPE.sub(_normal_escape, path)))
+        canon = urlunsplit(parts._replace(path=_escaped_path(parts.path.replace("%25", "%"))))
     parts = urlsplit(canon)
     try:
         port = parts.port
@@ -94,6 +99,12 @@ def _without_session_ids(query: str) -> str:
             continue
         kept.append(pair)
     return "&".join(kept)
+
+
+def _escaped_path(path: str) -> str:
+    """The path's escapes normalised (RFC 3986 §6.2.2), a stray ``%`` escaped first so that
+    decoding never makes a new escape (``%a%41`` is not ``%aA``)."""
+    return _PCT_ESCAPE.sub(_normal_escape, _STRAY_PERCENT.sub("%25", path))
 
 
 def _normal_escape(match: re.Match) -> str:

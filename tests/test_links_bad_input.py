@@ -65,3 +65,21 @@ def test_a_malformed_sitemap_location_loses_only_itself():
     assert found.locs == ["http://a.test/ok"]
     robots = b"Sitemap: http://[::1\nSitemap: http://a.test/s.xml\n"
     assert sitemaps_in_robots(robots, "http://a.test/robots.txt") == ["http://a.test/s.xml"]
+
+
+def test_canonical_is_idempotent_on_escapes_dots_and_parameters():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    piece = st.sampled_from(["a", "B", "/", "%", "%2", "%41", "%2B", "%2f", "%7E", "%20", ".",
+                             "..", "./", "../", ";", ";x", "~", "+", "é", "?q=1", "#f", "a%"])
+
+    @settings(max_examples=500, deadline=None)
+    @given(st.lists(piece, max_size=10).map("".join))
+    def check(path):
+        once = canonical("http://a.test/" + path)
+        assert canonical(once) == once
+
+    check()
+    assert canonical("http://a.test/a%20b/../c") == "http://a.test/c"
+    assert canonical("http://a.test/C%2B%2B") == "http://a.test/C%2B%2B"   # still not "C++"
