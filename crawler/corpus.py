@@ -92,8 +92,9 @@ class ShardWriter:
         self.compress = compress = compression(compress)
         plain, packed = ("jsonl", last_line_end), ("jsonl.gz", gzip_members_length)
         mine, other = (packed, plain) if compress else (plain, packed)
-        PublishedFiles(directory, "part", *other)   # publishes a shard a killed crawl left in
-        self.files = PublishedFiles(directory, "part", *mine)   # the other mode (recover())
+        # opening the other mode's files publishes a shard a killed crawl left in that mode
+        PublishedFiles(directory, "part", *other)
+        self.files = PublishedFiles(directory, "part", *mine)
         self.directory = self.files.directory
         self.docs_per_shard = max(1, docs_per_shard)
         self._count = 0

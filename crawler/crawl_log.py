@@ -74,11 +74,10 @@ class CrawlLog:
             if self.write_errors == 1:
                 log.error("crawl log %s: cannot write (%s); its lines are being lost",
                           self.path, err)
-        if written:
-            for seq in written:
-                done = self._on_written.pop(seq, None)
-                if done is not None:
-                    done()
+        for seq in written:
+            done = self._on_written.pop(seq, None)
+            if done is not None:
+                done()
 
     def expire(self, max_age: float) -> int:
         """Complete entries pending longer than ``max_age`` seconds (their page was lost)."""

@@ -101,12 +101,17 @@ class StallMonitor:
         if crawl_log is not None:
             crawl_log.expire(max(60.0, self.timeout))
         if idle > self.timeout:
-            reason = f"stalled: no response for {idle:.0f}s"
-            log.warning("crawl ends: %s", reason)
-            self.crawler.stats.set_value("crawl/stop_reason", reason)
-            deferred_from_coro(self.crawler.engine.close_spider_async(reason="stalled"))
+            end_crawl(self.crawler, f"stalled: no response for {idle:.0f}s", "stalled")
             return
         self._task.schedule(CHECK_EVERY)
+
+
+def end_crawl(crawler, reason: str, close_reason: str, level: int = logging.WARNING) -> None:
+    """Close the spider now, saying why in the log and in the stats (``crawl/stop_reason``:
+    ``reason``); ``close_reason`` is Scrapy's own, short, close reason."""
+    log.log(level, "crawl ends: %s", reason)
+    crawler.stats.set_value("crawl/stop_reason", reason)
+    deferred_from_coro(crawler.engine.close_spider_async(reason=close_reason))
 
 
 def save_spider_state(crawler) -> None:

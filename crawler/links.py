@@ -113,6 +113,14 @@ def _normal_escape(match: re.Match) -> str:
     return char if char in _UNRESERVED else match.group(0).upper()
 
 
+def is_web_url(url: str) -> bool:
+    """An http(s) URL (``False`` for a malformed one, ``http://[::1``, rather than an error)."""
+    try:
+        return urlsplit(url).scheme in ("http", "https")
+    except ValueError:
+        return False
+
+
 def crawlable(url: str, any_type: bool = False) -> str | None:
     """Why ``url`` must not be requested (None when it may be); ``any_type``: a URL named as
     a feed or sitemap, whose file type (``.rss``, ``.xml``) does not count against it."""
@@ -178,12 +186,12 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
     base = base_url
     base_el = doc.root.find(".//base[@href]")
     if base_el is not None:
-        try:                        # a malformed or non-web <base> (javascript:): the page's URL,
-            declared = urljoin(base_url, base_el.get("href").strip())      # as browsers do
-            if urlsplit(declared).scheme in ("http", "https"):
-                base = declared
+        try:
+            declared = urljoin(base_url, base_el.get("href").strip())
         except ValueError:
-            pass
+            declared = ""
+        if is_web_url(declared):    # a malformed or javascript: <base>: the page's URL, as
+            base = declared         # browsers do
     anchors = np.flatnonzero(doc.is_tag("a"))
     if not len(anchors):
         return []
@@ -194,11 +202,7 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
     contexts: dict[int, str] = {}
     found: dict[str, Link] = {}
     kinds, texts_of, ends = doc.kind.tolist(), doc.texts, doc.end.tolist()
-    try:
-        directory = base_key(base)
-    except ValueError:
-        base = base_url
-        directory = base_key(base)
+    directory = base_key(base)
 
     def text_in(start: int, stop: int, limit: int) -> str:
         out, size = [], 0

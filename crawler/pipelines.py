@@ -11,7 +11,6 @@ import logging
 from urllib.parse import urlsplit
 
 from scrapy.crawler import Crawler
-from scrapy.utils.defer import deferred_from_coro
 
 from extraction import extract_document
 from extraction.methods import canonical as method_name
@@ -19,6 +18,7 @@ from extraction.methods import canonical as method_name
 from .corpus import (MAX_LINK_SHARE, MIN_CHARS, ShardWriter, compression, documents_since,
                      link_share, refusal, text_chars)
 from .dedup import text_sha1
+from .extensions import end_crawl
 from .items import PageItem
 from .setting_values import number_setting
 
@@ -176,13 +176,9 @@ class CorpusWriterPipeline(_StatePipeline):
         losing page after page."""
         item.reason = f"corpus write failed: {err}"
         self.crawler.stats.inc_value("corpus/write_errors")
-        if self._stopping:
-            return
-        self._stopping = True
-        reason = f"corpus write failed: {err}"
-        log.error("crawl ends: %s", reason)
-        self.crawler.stats.set_value("crawl/stop_reason", reason)
-        deferred_from_coro(self.crawler.engine.close_spider_async(reason="corpus write failed"))
+        if not self._stopping:
+            self._stopping = True
+            end_crawl(self.crawler, item.reason, "corpus write failed", logging.ERROR)
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         try:

@@ -23,12 +23,11 @@ import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import islice
-from urllib.parse import urlsplit
 
 from scrapy.utils.gz import gunzip
 from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
 
-from .links import resolve
+from .links import is_web_url, resolve
 from .scope import host_name
 
 MAX_FILES_PER_HOST = 50       # sitemap files fetched per seed host (indexes included)
@@ -55,7 +54,7 @@ def sitemaps_in_robots(body: bytes, robots_url: str) -> list[str]:
             urls = list(sitemap_urls_from_robots(line, base_url=robots_url))
         except ValueError:          # "Sitemap: http://[::1"
             continue
-        out.extend(url for url in urls if _web_scheme(url) and url not in out)
+        out.extend(url for url in urls if is_web_url(url) and url not in out)
     return out
 
 
@@ -87,15 +86,7 @@ def read_sitemap(body: bytes, max_size: int = 0) -> SitemapFile:
         return SitemapFile(None, reason=f"not XML ({type(err).__name__})")
     if kind not in ("urlset", "sitemapindex"):
         return SitemapFile(None, reason=f"root element {kind!r} is not urlset or sitemapindex")
-    return SitemapFile(kind, [loc for loc in locs if _web_scheme(loc)])
-
-
-def _web_scheme(url: str) -> bool:
-    """An http(s) URL (a malformed one, ``http://[::1``, is dropped alone)."""
-    try:
-        return urlsplit(url).scheme in ("http", "https")
-    except ValueError:
-        return False
+    return SitemapFile(kind, [loc for loc in locs if is_web_url(loc)])
 
 
 def listed_urls(found: SitemapFile, sitemap_url: str, host: str) -> list[str]:

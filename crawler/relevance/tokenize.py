@@ -255,18 +255,12 @@ def first_surfaces(units_in_order: Iterable[str], wanted: Iterable[str]) -> dict
     for unit in units_in_order:
         if not left:
             break
-        keys = keys_of(unit)
-        if left.isdisjoint(keys):
+        if left.isdisjoint(keys_of(unit)):      # (pairs only for the few units that matter)
             continue
-        if len(keys) == 1:
-            key = keys[0]
-            out[key] = unit if key == unit else unit.lower()
-            left.discard(key)
-        else:
-            for key in keys:
-                if key in left:
-                    out[key] = key
-                    left.discard(key)
+        for key, surface in _UNIT_PAIRS[unit]:
+            if key in left:
+                out[key] = surface
+                left.discard(key)
     return out
 
 
