@@ -15,6 +15,7 @@ from functools import lru_cache
 from urllib.parse import urljoin, urlparse, urlsplit, urlunsplit
 
 import numpy as np
+from yarl import URL
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from w3lib.url import canonicalize_url, safe_url_string
 
@@ -25,7 +26,11 @@ SESSION_PARAMS = ("sid", "sessionid", "session_id", "session", "jsessionid", "ph
                   "sessid", "aspsessionid", "cfid", "cftoken", "zenid", "osCsid", "s_id")
 _SESSION_NAMES = frozenset(p.lower() for p in SESSION_PARAMS)   # matched in any case
 _SESSION_PATH = re.compile(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", re.I)
-_HEXLIKE = re.compile(r"^[0-9a-f]{16,64}$", re.I)
+# names also used for content (a session of parliament, a section id): a value shorter than
+# MIN_TOKEN characters is not taken for a session token
+GENERIC_SESSION_NAMES = frozenset(("sid", "session", "s_id"))
+MIN_TOKEN = 10
+_HEXLIKE = re.compile(r"^[0-9a-f]{16,32}$", re.I)
 _SKIP_EXT = frozenset("." + e for e in (*IGNORED_EXTENSIONS, "gz", "tgz", "bz2", "xz"))
 _SKIP_LONG_EXT = tuple(e for e in _SKIP_EXT if e.count(".") > 1)    # ".tar.gz"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -38,6 +43,8 @@ MAX_URL_LENGTH = 2000
 # (and no dot segment, checked apart); tests/test_crawler_units.py checks the claim
 _PLAIN_URL = re.compile(r"https?://[a-z0-9-]+(?:\.[a-z0-9-]+)*/[A-Za-z0-9_~!$&'()*+,=@/.-]*\Z")
 CONTEXT_CHARS = 240
+# a reference whose path (after any scheme and authority) holds an empty segment ("a//b")
+_EMPTY_SEGMENT = re.compile(r"(?>(?:[A-Za-z][A-Za-z0-9+.-]*:)?(?://[^/?#]*)?)[^?#]*?//")
 
 
 @dataclass
@@ -87,15 +94,21 @@ def canonical(url: str) -> str:
 
 
 def _without_session_ids(query: str) -> str:
-    """The query without session-id parameters: a name of :data:`SESSION_PARAMS` in any case,
-    or a short name (at most 4 characters) carrying a bare hex token of 16-64 characters that
-    is not a plain decimal number."""
+    """The query without session-id parameters: a name of :data:`SESSION_PARAMS` in any case
+    (for the generic names of :data:`GENERIC_SESSION_NAMES`, only with a token of at least
+    :data:`MIN_TOKEN` characters: ``?session=2023`` names a parliament's session), or a short
+    name (at most 4 characters, not ``id``) carrying a bare hex token of 16-32 characters
+    that is not a plain decimal number.  A 40- or 64-digit hex value is a content hash (a git
+    commit: ``?id=<sha1>``) and an ``id`` is the page's own, so both are kept."""
     kept = []
     for pair in query.split("&"):
         name, eq, value = pair.partition("=")
-        if name.lower() in _SESSION_NAMES:
+        lower = name.lower()
+        if lower in _SESSION_NAMES and (lower not in GENERIC_SESSION_NAMES
+                                        or len(value) >= MIN_TOKEN):
             continue
-        if eq and len(name) <= 4 and _HEXLIKE.match(value) and not value.isdigit():
+        if (eq and len(name) <= 4 and lower != "id" and _HEXLIKE.match(value)
+                and not value.isdigit()):
             continue
         kept.append(pair)
     return "&".join(kept)
@@ -162,6 +175,19 @@ def keeps_base_path(href: str) -> bool:
     return not parts.path and not parts.params
 
 
+def join(base: str, href: str) -> str:
+    """``href`` resolved against ``base`` (RFC 3986 §5.2).  ``urljoin`` drops empty path
+    segments (CPython gh-84774: ``x//y`` becomes ``x/y``, and a Wayback URL
+    ``/web/2020/http://a.test/p`` loses a slash), so a reference or base that holds one is
+    resolved by yarl instead.  Raises ValueError for a malformed URL."""
+    if _EMPTY_SEGMENT.match(href) is None and _EMPTY_SEGMENT.match(base) is None:
+        return urljoin(base, href)
+    try:
+        return str(URL(base, encoded=True).join(URL(href, encoded=True)))   # kept raw, as
+    except (TypeError, UnicodeError) as err:                                 # by urljoin
+        raise ValueError(str(err)) from err
+
+
 @lru_cache(maxsize=1 << 17)
 def resolve(base: str, href: str, any_type: bool = False) -> str | None:
     """The canonical crawlable URL of ``href`` on a page at ``base``, or None (``any_type``
@@ -172,7 +198,7 @@ def resolve(base: str, href: str, any_type: bool = False) -> str | None:
         if is_plain(href):
             url = href
         else:
-            url = urljoin(base, href)
+            url = join(base, href)
             if not is_plain(url):
                 url = canonical(safe_url_string(url))
     except ValueError:
@@ -187,7 +213,7 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
     base_el = doc.root.find(".//base[@href]")
     if base_el is not None:
         try:
-            declared = urljoin(base_url, base_el.get("href").strip())
+            declared = join(base_url, base_el.get("href").strip())
         except ValueError:
             declared = ""
         if is_web_url(declared):    # a malformed or javascript: <base>: the page's URL, as

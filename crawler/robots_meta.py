@@ -39,11 +39,21 @@ def robots_directives(doc: Document, headers: Iterable[bytes | str] = (),
             found |= _tokens(el.get("content") or "")
     for raw in headers:
         value = raw.decode("latin-1") if isinstance(raw, bytes) else raw
-        head, sep, rest = value.partition(":")
-        head = head.strip().lower()
-        if sep and "," not in head and head not in VALUED:     # "agent: directives"
-            if head != agent:
-                continue
-            value = rest
-        found |= _tokens(value)
+        found |= _header_directives(value, agent)
     return frozenset(found)
+
+
+def _header_directives(value: str, agent: str) -> set[str]:
+    """Directives of one ``X-Robots-Tag`` value for every crawler or ``agent``.  An agent
+    prefix (``otherbot: noindex, nofollow``) scopes the items after it, up to the next prefix,
+    so a merged header (``noindex, otherbot: nofollow``) keeps each part with its agent."""
+    found: set[str] = set()
+    scope = GENERIC
+    for item in value.split(","):
+        head, sep, rest = item.partition(":")
+        head = head.strip().lower()
+        if sep and head and head not in VALUED and not _SEPARATORS.search(head):
+            scope, item = head, rest
+        if scope in (GENERIC, agent):
+            found |= _tokens(item)
+    return found

@@ -2,7 +2,7 @@
 ports, compressed archives, feeds named ``.rss`` (found by a review of crawler/links.py)."""
 from __future__ import annotations
 
-from crawler.links import canonical, crawlable, extract_links, resolve
+from crawler.links import canonical, crawlable, extract_links, join, resolve
 from crawler.sitemaps import listed_urls, read_sitemap, sitemaps_in_robots
 from extraction import parse
 
@@ -29,6 +29,18 @@ def test_session_ids_are_dropped_in_any_case_and_decimal_ids_are_kept():
     assert canonical("http://a.test/p?sid=0123456789abcdef01") == "http://a.test/p"
     one, two = (canonical(f"http://a.test/p?id=123456789012345678{d}") for d in (8, 9))
     assert one != two and one.endswith("8")
+
+
+def test_content_ids_that_look_like_session_ids_are_kept():
+    sha = "0123456789abcdef0123456789abcdef01234567"         # a git commit (cgit ?id=<sha1>)
+    assert canonical(f"http://a.test/commit/?id={sha}") == f"http://a.test/commit/?id={sha}"
+    assert canonical(f"http://a.test/c?h={sha}") == f"http://a.test/c?h={sha}"
+    assert canonical(f"http://a.test/c?h={sha[:32]}") == "http://a.test/c"   # 32 hex: a token
+    assert canonical(f"http://a.test/c?id={sha[:32]}") == f"http://a.test/c?id={sha[:32]}"
+    assert canonical("http://a.test/bills?session=2023") == "http://a.test/bills?session=2023"
+    assert canonical("http://a.test/f?sid=7&t=2") == "http://a.test/f?sid=7&t=2"
+    assert canonical("http://a.test/f?session=9a8b7c6d5e4f3a2b") == "http://a.test/f"
+    assert canonical("http://a.test/f?PHPSESSID=abc") == "http://a.test/f"   # unambiguous name
 
 
 def test_the_default_port_goes_and_another_stays():
@@ -83,3 +95,30 @@ def test_canonical_is_idempotent_on_escapes_dots_and_parameters():
     check()
     assert canonical("http://a.test/a%20b/../c") == "http://a.test/c"
     assert canonical("http://a.test/C%2B%2B") == "http://a.test/C%2B%2B"   # still not "C++"
+
+
+# RFC 3986 §5.4: the normal and abnormal examples, base "http://a/b/c/d;p?q"
+RFC_EXAMPLES = {
+    "g:h": "g:h", "g": "http://a/b/c/g", "./g": "http://a/b/c/g", "g/": "http://a/b/c/g/",
+    "/g": "http://a/g", "//g": "http://g", "?y": "http://a/b/c/d;p?y",
+    "g?y": "http://a/b/c/g?y", "#s": "http://a/b/c/d;p?q#s", "g#s": "http://a/b/c/g#s",
+    ";x": "http://a/b/c/;x", "g;x": "http://a/b/c/g;x", "": "http://a/b/c/d;p?q",
+    ".": "http://a/b/c/", "./": "http://a/b/c/", "..": "http://a/b/", "../g": "http://a/b/g",
+    "../..": "http://a/", "../../g": "http://a/g", "../../../g": "http://a/g",
+    "/./g": "http://a/g", "/../g": "http://a/g", "g.": "http://a/b/c/g.",
+    ".g": "http://a/b/c/.g", "g..": "http://a/b/c/g..", "./../g": "http://a/b/g",
+    "./g/.": "http://a/b/c/g/", "g/./h": "http://a/b/c/g/h", "g/../h": "http://a/b/c/h",
+    "g;x=1/./y": "http://a/b/c/g;x=1/y", "g?y/./x": "http://a/b/c/g?y/./x",
+}
+
+
+def test_references_resolve_as_rfc_3986_says_empty_path_segments_included():
+    for href, expected in RFC_EXAMPLES.items():
+        assert join("http://a/b/c/d;p?q", href) == expected, href
+    # urllib's urljoin drops empty segments (CPython gh-84774); browsers and servers keep them
+    assert join("http://a.test/b/c", "x//y") == "http://a.test/b/x//y"
+    assert join("http://a.test/b//c/d", "../e") == "http://a.test/b//e"
+    assert resolve("http://web.archive.test/web/2020/http://x.test/a/", "b.html") \
+        == "http://web.archive.test/web/2020/http://x.test/a/b.html"
+    assert links_of('<a href="x//y.html">x</a>', "http://a.test/d//p") \
+        == ["http://a.test/d//x//y.html"]

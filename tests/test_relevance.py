@@ -336,6 +336,17 @@ def test_a_topic_file_with_a_byte_order_mark_loads(tmp_path):
     assert load_topic(path).terms == ("volcano",)
 
 
+def test_a_file_too_large_for_a_topic_is_refused_before_it_is_read_whole(tmp_path, monkeypatch):
+    import crawler.relevance.topic as topic_module
+    monkeypatch.setattr(topic_module, "MAX_TOPIC_BYTES", len(GOOD) + 100)
+    path = tmp_path / "ok.toml"
+    path.write_text(GOOD + "# " + "x" * 90 + "\n", encoding="utf-8")
+    assert load_topic(path).terms == ("volcano",)
+    path.write_text(GOOD + "# " + "x" * 200 + "\n", encoding="utf-8")
+    with pytest.raises(TopicError, match=f"{path}: larger than .* too large for a topic file"):
+        load_topic(path)
+
+
 def test_good_topic_file_round_trip(tmp_path):
     path = tmp_path / "ok.toml"
     path.write_text('name = "volcanoes"\nthreshold = 0.3\nlanguages = ["en"]\n'

@@ -45,6 +45,13 @@ def test_header_values():
     assert "noindex" in robots_directives(d, ["noindex, unavailable_after: 25 Jun 2010"])
     assert robots_directives(d, ["unavailable_after: 25 Jun 2010 15:00:00 PST"]) \
         .isdisjoint({"noindex", "nofollow"})
+    # an agent prefix scopes the items after it, also mid-list (headers merged by a proxy)
+    assert robots_directives(d, ["noindex, otherbot: nofollow"]) == {"noindex"}
+    assert robots_directives(d, ["otherbot: noindex, nofollow"]) == frozenset()
+    assert robots_directives(d, ["otherbot: noindex, focused-crawler: nofollow"]) \
+        == {"nofollow"}
+    assert robots_directives(d, ["unavailable_after: Sunday, 25-Jun-10 15:00:00 PST"]) \
+        .isdisjoint({"noindex", "nofollow"})
 
 
 def _writer(tmp_path: Path):

@@ -160,13 +160,21 @@ def topic_from_dict(data: Mapping[str, Any], path: str = "<topic>") -> Topic:
                  threshold=threshold, seeds=seeds, synonyms=synonyms, path=path, **cats)
 
 
+# a topic file is a few kilobytes; a wrong path (a log, a dump) is refused before it fills memory
+MAX_TOPIC_BYTES = 16 << 20
+
+
 def load_topic(path: str | Path) -> Topic:
     """Read and validate a topic TOML file; raises :class:`TopicError` when it is malformed."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        with p.open("rb") as f:
+            raw = f.read(MAX_TOPIC_BYTES + 1)
     except OSError as err:
         raise TopicError(f"{p}: cannot read the topic file: {err.strerror or err}") from err
+    if len(raw) > MAX_TOPIC_BYTES:
+        raise TopicError(f"{p}: larger than {MAX_TOPIC_BYTES >> 20} MiB, too large for a "
+                         "topic file (is it the right file?)")
     try:
         data = tomllib.loads(raw.decode("utf-8-sig"))      # a byte-order mark is dropped
     except UnicodeDecodeError as err:
