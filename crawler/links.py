@@ -206,9 +206,15 @@ def resolve(base: str, href: str, any_type: bool = False) -> str | None:
     return None if crawlable(url, any_type) else url
 
 
+# elements that link a page: anchors, image-map areas and the frames of a frameset (whose
+# page has no other text: its content is in the frames)
+_LINK_TAGS = frozenset(("a", "area", "frame"))
+
+
 def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None = None
                   ) -> list[Link]:
-    """All crawlable links of ``doc`` (one per canonical URL, in document order)."""
+    """All crawlable links of ``doc`` (one per canonical URL, in document order): ``<a>`` and
+    ``<area>`` hrefs, ``<frame>`` sources."""
     base = base_url
     base_el = doc.root.find(".//base[@href]")
     if base_el is not None:
@@ -218,7 +224,7 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
             declared = ""
         if is_web_url(declared):    # a malformed or javascript: <base>: the page's URL, as
             base = declared         # browsers do
-    anchors = np.flatnonzero(doc.is_tag("a"))
+    anchors = np.flatnonzero(doc.is_tag(_LINK_TAGS))
     if not len(anchors):
         return []
     in_content = np.zeros(doc.size, dtype=bool)
@@ -242,7 +248,7 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
 
     for i in anchors.tolist():
         el = doc.elements[i]
-        href = el.get("href")
+        href = el.get("src") if el.tag == "frame" else el.get("href")
         if not href:
             continue
         href = href.strip()
@@ -256,7 +262,7 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
         if url is None:
             continue
         end = ends[i]
-        anchor = text_in(i + 1, end, 1000) or (el.get("title") or "").strip()
+        anchor = text_in(i + 1, end, 1000) or (el.get("title") or el.get("alt") or "").strip()
         block = int(owner[i])
         if block not in contexts:
             contexts[block] = text_in(block, ends[block], CONTEXT_CHARS * 4) \

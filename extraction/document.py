@@ -23,7 +23,7 @@ from .chars import CHAR_CLASSES, RUN_COUNTS, run_counts
 from .encoding import decode_html, wide_encoding
 
 # Elements whose content is never rendered text.
-DROPPED_TAGS = ("script", "style", "template", "noscript")
+DROPPED_TAGS = ("script", "style", "template", "noscript", "noframes", "noembed")
 # Elements that start a new line of output text.
 BLOCK_LEVEL = frozenset(
     "address article aside blockquote body caption center dd details dialog dir div dl dt "
@@ -189,16 +189,26 @@ class Document:
 
 
 def _strip_deep_nesting(html: str) -> str:
-    """Remove the tags that are opened far more often than closed (runaway nesting)."""
-    opens: dict[str, int] = {}
+    """Remove the tags nested more than 200 deep (runaway unclosed tags, or a balanced tower
+    of them), the depth libxml2 cannot parse past.  Void elements never nest."""
+    depth: dict[str, int] = {}
+    deepest: dict[str, int] = {}
     for slash, name in _TAG_RE.findall(html):
         name = name.lower()
-        opens[name] = opens.get(name, 0) + (-1 if slash else 1)
-    runaway = [t for t, n in opens.items() if n > 200]
+        if name in _VOID:
+            continue
+        d = depth[name] = max(0, depth.get(name, 0) + (-1 if slash else 1))
+        if d > deepest.get(name, 0):
+            deepest[name] = d
+    runaway = [t for t, d in deepest.items() if d > 200]
     if not runaway:
         runaway = ["div", "span", "font", "b", "i", "u", "center", "table", "tr", "td"]
-    pattern = re.compile(r"</?(?:%s)\b[^>]*>" % "|".join(map(re.escape, runaway)), re.I)
+    # [^<>]*: a "<i" never closed stops at the next "<" instead of scanning to the page's end
+    pattern = re.compile(r"</?(?:%s)\b[^<>]*>" % "|".join(map(re.escape, runaway)), re.I)
     return pattern.sub(" ", html)
+
+
+_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 
 # _CONTROL's characters become spaces in the UTF-8 bytes: there those bytes only ever encode
@@ -206,7 +216,14 @@ def _strip_deep_nesting(html: str) -> str:
 _CONTROL_BYTES = bytes(32 if _CONTROL.match(chr(b)) else b for b in range(256))
 
 
+# a character reference to one of _CONTROL's characters (&#1;, &#x1B): a space, like the byte
+_CONTROL_REFERENCE = re.compile(
+    rb"&#(?:0*(?:[1-8]|1[124-9]|2[0-9]|3[01]|127)(?![0-9])|[xX]0*(?:[1-8bcefBCEF]|1[0-9a-fA-F]"
+    rb"|7[fF])(?![0-9a-fA-F]));?")
+
+
 # a tag or comment inside a <title>'s text: the title was left unclosed
+_TITLE_OPEN = re.compile(r"<title\b", re.I)
 _MARKUP_IN_TITLE = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9]*[\s/>]|!--)")
 
 
@@ -217,8 +234,10 @@ def _fromstring(html: str, raw: bytes | None = None
     ``html`` in UTF-8); the declared encoding overrides any in the page."""
     parser = etree.HTMLParser(recover=True, no_network=True, huge_tree=True,
                               remove_comments=True, remove_pis=True, encoding="utf-8")
-    data = raw if raw is not None else html.encode("utf-8", "replace")
-    root = etree.fromstring(data.translate(_CONTROL_BYTES), parser)
+    data = (raw if raw is not None else html.encode("utf-8", "replace")).translate(_CONTROL_BYTES)
+    if b"&#" in data:
+        data = _CONTROL_REFERENCE.sub(b" ", data)
+    root = etree.fromstring(data, parser)
     return root, parser.error_log
 
 
@@ -229,10 +248,12 @@ def _parse_tree(html: str, raw: bytes | None = None) -> etree._Element | None:
             and _MARKUP_IN_TITLE.search(title.text):
         # an unclosed <title> swallowed the page (RCDATA runs to the end): close it at the
         # first markup inside it and parse again
-        head, sep, rest = html.partition("<title")
-        close = rest.find("<", rest.find(">") + 1)
-        if sep and close > 0:
-            root, errors = _fromstring(head + sep + rest[:close] + "</title>" + rest[close:])
+        opener = _TITLE_OPEN.search(html)
+        if opener is not None:
+            head, sep, rest = html[:opener.start()], opener.group(), html[opener.end():]
+            close = rest.find("<", rest.find(">") + 1)
+            if close > 0:
+                root, errors = _fromstring(head + sep + rest[:close] + "</title>" + rest[close:])
     if any("depth" in str(e.message).lower() for e in errors):
         # libxml2 stops the document at its depth limit: text after the runaway nesting would
         # be lost.  Parse once more without the runaway tags.
@@ -360,13 +381,16 @@ def _drop_hidden(root: etree._Element) -> None:
 
 
 def _remove_keeping_tail(el: etree._Element) -> None:
+    """Remove ``el``; its tail joins the text before it.  A character reference to a control
+    character (``&#1;``) leaves one in the tree, which lxml refuses in an assigned string: it
+    becomes a space, as the raw control bytes do before parsing."""
     parent = el.getparent()
     if el.tail:
         previous = el.getprevious()
         if previous is not None:
-            previous.tail = (previous.tail or "") + el.tail
+            previous.tail = _CONTROL.sub(" ", (previous.tail or "") + el.tail)
         else:
-            parent.text = (parent.text or "") + el.tail
+            parent.text = _CONTROL.sub(" ", (parent.text or "") + el.tail)
     parent.remove(el)
 
 

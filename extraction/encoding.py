@@ -29,11 +29,17 @@ _WRAPPER_RE = re.compile(rb'^\s*<text\b[^>]*\bencoding="([A-Za-z0-9_.:-]+)"', re
 _HIGH_BYTES = bytes(range(0x80, 0x100))
 _WIDE_PROBE = 256      # bytes looked at for BOM-less UTF-16 / UTF-32
 # markup, for the detection sample: scripts and styles whole, comments, tags
-_MARKUP = re.compile(rb"<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^<>]*>", re.S | re.I)
+# (an unclosed script, style or comment ends the sample: otherwise every one of many unclosed
+# openers would be scanned to its end, quadratic)
+_MARKUP = re.compile(rb"<(script|style)\b.*?(?:</\1\s*>|\Z)|<!--.*?(?:-->|\Z)|<[^<>]*>",
+                     re.S | re.I)
 _SPACES = re.compile(rb"\s+")
 # a meta declaring the encoding, looked for past the first window (after long inline styles)
 _META_CHARSET = re.compile(rb"<meta\b[^>]*charset", re.I)
 _LATE_DECLARATION_WINDOW = 64 * 1024
+# Python text codecs that are not character sets (they transform text, or refuse to decode)
+_NOT_CHARSETS = frozenset(("idna", "punycode", "undefined", "raw-unicode-escape",
+                           "unicode-escape", "raw_unicode_escape", "unicode_escape"))
 _SINGLE_BYTE = {"cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp874", "mac_roman",
                 "iso8859_15", "iso8859_2", "ascii"}
 
@@ -46,15 +52,22 @@ class Decoded:
 
 
 def _python_name(label: str | None) -> str | None:
+    """The Python codec of an encoding label, None for a label that names no text encoding
+    that can decode a web page (``idna``, ``punycode``, ``rot13``, ``undefined``: Python codecs,
+    not character sets)."""
     if not label:
         return None
     enc = resolve_encoding(label)
     if enc is None:
         return None
     try:
-        return codecs.lookup(enc).name
-    except LookupError:
+        info = codecs.lookup(enc)
+        if not info._is_text_encoding or info.name in _NOT_CHARSETS:
+            return None
+        b"a\x80\xff".decode(info.name, "replace")
+    except (LookupError, UnicodeError, ValueError, TypeError):
         return None
+    return info.name
 
 
 def _bad_share(data: bytes, encoding: str) -> float:
@@ -67,14 +80,22 @@ def _bad_share(data: bytes, encoding: str) -> float:
     return text.count("\ufffd") / len(text)
 
 
-def _fits(data: bytes, encoding: str) -> bool:
+def _strict_fits(data: bytes, encoding: str) -> bool:
+    """True when the sample decodes under ``encoding`` without one error (a multi-byte
+    sequence cut by the window's end aside)."""
+    sample = data[:_DETECTION_WINDOW]
     try:
-        data[:_DETECTION_WINDOW].decode(encoding)
+        sample.decode(encoding)
         return True
-    except UnicodeDecodeError:
-        pass
+    except UnicodeDecodeError as err:
+        return len(sample) == _DETECTION_WINDOW and err.start >= len(sample) - 3
     except LookupError:
         return False
+
+
+def _fits(data: bytes, encoding: str) -> bool:
+    if _strict_fits(data, encoding):
+        return True
     return _bad_share(data[:_DETECTION_WINDOW], encoding) <= _MAX_BAD_SHARE
 
 
@@ -130,20 +151,69 @@ def _detect(data: bytes) -> str | None:
 
     sample = data[:_DETECTION_WINDOW]
     text = _text_bytes(sample)
-    if not text.isascii():
-        # detection samples a few chunks of its input: on the raw page they are mostly
-        # markup (a page of 200 menu links and one Big5 paragraph came out as cp1252)
-        sample = text
-    best = from_bytes(sample).best()
-    if best is None:
+    # detection samples a few chunks of its input: on the raw page they are mostly markup (a
+    # page of 200 menu links and one Big5 paragraph came out as cp1252); when the text alone
+    # gives no answer, the raw bytes are tried
+    tries = (text, sample) if not text.isascii() else (sample,)
+    for sample in tries:
+        # any even-length ASCII run "decodes" as UTF-16: a detector saying so is believed only
+        # when the page's markup is wide (a CJK page without BOM has too few NULs for
+        # wide_encoding)
+        matches = [m for m in from_bytes(sample)
+                   if not m.encoding.startswith(_WIDE_NAMES) or _wide_markup(data, m.encoding)]
+        if matches:
+            break
+    else:
         return None
+    best = matches[0]
     enc = _python_name(best.encoding)
-    # Mostly-ASCII pages with a few high bytes (smart quotes, accents) are, by far most often,
-    # windows-1252; detectors pick an arbitrary single-byte code page from so little evidence.
+    if enc is None:
+        return None
     high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
-    if enc and _is_single_byte(enc) and high < 0.01 * len(sample):
+    if _is_single_byte(enc):
+        # Mostly-ASCII pages with a few high bytes (smart quotes, accents) are, by far most
+        # often, windows-1252; detectors pick an arbitrary single-byte code page from so little
+        # evidence, or from a tie: windows-1252 decodes the sample as cleanly and the language
+        # is one written in it (Italian as cp1258), or it fits the detector's language as well
+        # and that is not one written in another Latin code page (Czech, Turkish)
+        if high < 0.01 * len(sample) or any(
+                m.encoding == "cp1252" and m.chaos <= best.chaos
+                and (best.language in _CP1252_LANGUAGES or m.coherence >= best.coherence
+                     and best.language not in _OTHER_LATIN_LANGUAGES)
+                for m in matches):
+            return "cp1252"
+    elif enc != "utf-8" and _LATIN_WORDS.fullmatch(sample):
+        # a multi-byte guess from a few accented letters, each alone inside a Latin word
+        # ("Noël" as Big5): CJK text has runs of high bytes
         return "cp1252"
     return enc
+
+
+# languages (charset-normalizer's names) written in windows-1252
+_CP1252_LANGUAGES = frozenset(("English", "French", "German", "Dutch", "Italian", "Spanish",
+                               "Portuguese", "Swedish", "Norwegian", "Danish", "Finnish",
+                               "Indonesian"))
+# ... and those written in another Latin code page (cp1250, cp1254, cp1257)
+_OTHER_LATIN_LANGUAGES = frozenset(("Czech", "Slovak", "Polish", "Hungarian", "Slovene",
+                                    "Croatian", "Turkish", "Estonian", "Lithuanian"))
+_WIDE_NAMES = ("utf_16", "utf_32", "utf-16", "utf-32")
+# ASCII text whose every high byte is a windows-1252 letter (À-ÿ) alone beside an ASCII letter
+_LATIN_WORDS = re.compile(rb"(?:[\x00-\x7f]|(?<=[A-Za-z])[\xc0-\xff](?![\x80-\xff])"
+                          rb"|[\xc0-\xff](?=[A-Za-z]))*")
+
+
+def _wide_markup(data: bytes, encoding: str) -> bool:
+    """True when (nearly) every ``<`` of the sample is a UTF-16/32 ``<`` in ``encoding``."""
+    name = encoding.replace("-", "_")
+    if name in ("utf_16", "utf_32"):
+        name += "_le"
+    try:
+        wide_lt = "<".encode(name)
+    except LookupError:
+        return False
+    sample = data[:_DETECTION_WINDOW]
+    found = sample.count(wide_lt)
+    return found > 0 and found >= 0.9 * sample.count(b"<")
 
 
 def _is_single_byte(encoding: str) -> bool:
@@ -179,8 +249,14 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> Decoded:
         candidates.append((declared, "declared"))
 
     for enc, source in candidates:
-        # A single-byte declaration decodes anything; prefer UTF-8 when the bytes are UTF-8.
-        if enc in _SINGLE_BYTE and _looks_utf8(data):
+        if enc.startswith(_WIDE_NAMES):
+            # a UTF-16/32 page was recognised above (BOM, NUL bytes); a declaration read
+            # from 8-bit bytes is wrong (WHATWG reads a meta's utf-16 as utf-8)
+            continue
+        # A single-byte declaration decodes anything; prefer UTF-8 when the bytes are UTF-8,
+        # also for a multi-byte declaration they do not strictly decode under (a UTF-8 page
+        # declaring gb2312: a few curly quotes pass its 0.2% tolerance, mangled)
+        if _looks_utf8(data) and (enc in _SINGLE_BYTE or not _strict_fits(data, enc)):
             return Decoded(data.decode("utf-8", errors="replace"), "utf-8", "utf-8")
         if enc in _SINGLE_BYTE and not data[:_DETECTION_WINDOW].isascii():
             # (ASCII bytes hold no multi-byte text that the declaration could mislabel)

@@ -109,6 +109,8 @@ def _length(value: str | None) -> tuple[float, bool] | None:
         num = float(m.group(1))
     except ValueError:
         return None
+    if not num < 1e7:               # "9" x 400 digits is inf: a length no layout uses
+        return None
     unit = (m.group(2) or "px").lower()
     if unit == "%":
         return num, True
@@ -307,8 +309,9 @@ def _compute(doc: Document, page_width: float) -> Layout:
         if fg:
             color[i] = fg
         span = get("colspan")
-        if span and span.strip().isdigit():
-            colspan[i] = max(1, min(int(span.strip()), 100))
+        span = span.strip() if span else ""
+        if span.isascii() and span.isdigit():    # not "²" (a digit to isdigit, not to int)
+            colspan[i] = max(1, min(int(span[:4]), 100))
     # -- node classes (one lookup table over the tag codes)
     lut, scale_lut = _class_lut()
     bits = lut[doc.tag] * (kind == ELEMENT)

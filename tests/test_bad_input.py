@@ -3,7 +3,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from extraction import extract
+from extraction import extract, parse
 from extraction.methods import METHOD_NAMES
 
 ARTICLE = "<p>" + "A sentence of the article, with some words. " * 20 + "</p>"
@@ -153,3 +153,58 @@ def test_invisible_format_characters_are_not_in_the_text():
     text = extract(html).text
     assert "extraordinary zerowidth joinedword bom noncharacter \u200cZWNJ stays." in text
     assert not any(c in text for c in "\u00ad\u200b\u2060\ufeff\ufffe")
+
+
+# ---------------------------------------------- found by a review of the extraction library
+def page_text(html: str | bytes) -> str:
+    """All the text of the parsed page."""
+    doc = parse(html)
+    return doc.text_of(nodes=[0])
+
+
+def test_a_reference_to_a_control_character_is_a_space_hidden_neighbours_included():
+    for ref in ("&#1;", "&#x1B;", "&#11;", "&#127;"):
+        html = f'<p>Some text {ref} here <span style="display:none">x</span> and more</p>'
+        # lxml refused the joined tail of the hidden span
+        assert page_text(html.encode()) == "Some text here and more", ref
+        assert extract(html + ARTICLE).reason is None
+    assert page_text(b"<p>it&#8217;s &#128;</p>") == "it\u2019s \u20ac"
+
+
+@pytest.mark.parametrize("method", ["e3", "e5", "e6"])
+@pytest.mark.parametrize("span", ["\u00b2", "\u0663", "9" * 5000, "1e400"])
+def test_a_colspan_or_width_that_is_no_number_counts_as_none(method, span):
+    html = (f'<table width="{span}"><tr><td colspan="{span}">cell</td></tr></table>'
+            f'<div style="width:{span}px">{ARTICLE}</div>')
+    result = extract(html, method=method, siblings=[html.replace("cell", "other cell")])
+    assert "internal error" not in (result.reason or "") and "layout failed" not in (
+        result.reason or "")
+
+
+@pytest.mark.parametrize("tag", ["section", "article", "blockquote", "em", "x-card"])
+def test_a_balanced_tower_deeper_than_the_parser_goes_keeps_the_text_after_it(tag):
+    html = ("<p>before text</p>" + f"<{tag}>" * 3000 + "deep text" + f"</{tag}>" * 3000
+            + ARTICLE + "<p>after text, the rest of the article</p>")
+    assert page_text(html).endswith("after text, the rest of the article")
+
+
+@pytest.mark.timeout(60)
+def test_many_unclosed_tag_fragments_under_deep_nesting_cost_linear_time():
+    # each "<i" without ">" was scanned to the page's end: 300 KB took 39 s
+    html = b"<b>" * 3000 + b"<i" * 150_000 + ARTICLE.encode()
+    assert extract(html, method="e1").reason is None
+
+
+def test_an_unclosed_upper_case_title_is_closed_like_a_lower_case_one():
+    for opener in ("<title>", "<TITLE>", "<Title lang=en>"):
+        html = f"<html><head>{opener}My page\n{ARTICLE}</html>"
+        result = extract(html)
+        assert result.title == "My page" and "A sentence of the article" in result.text
+
+
+def test_noframes_and_noembed_markup_is_not_text():
+    html = (f"<html><body>{ARTICLE}<noembed><p>Plugin <b>missing</b></p></noembed>"
+            "<noframes><p>Your browser does not support frames</p></noframes></body></html>")
+    for method in METHOD_NAMES:
+        result = extract(html, method=method, siblings=[html])
+        assert "<p>" not in result.text and "browser does not" not in result.text, method

@@ -122,3 +122,15 @@ def test_references_resolve_as_rfc_3986_says_empty_path_segments_included():
         == "http://web.archive.test/web/2020/http://x.test/a/b.html"
     assert links_of('<a href="x//y.html">x</a>', "http://a.test/d//p") \
         == ["http://a.test/d//x//y.html"]
+
+
+def test_frames_and_image_map_areas_are_links():
+    # a frameset page has no text of its own: its content is in its frames
+    frameset = ('<html><head><title>Old site</title></head><frameset cols="20%,80%">'
+                '<frame src="menu.html" name="menu"><frame src="main.html"></frameset></html>')
+    assert links_of(frameset) == ["http://a.test/d/menu.html", "http://a.test/d/main.html"]
+    page = ('<p>See <map name="m"><area href="/north.html" alt="North"></map>'
+            '<iframe src="/ad.html"></iframe><a href="/south.html">South</a></p>')
+    links = extract_links(parse(page.encode(), "http://a.test/"), "http://a.test/")
+    assert [(link.url, link.anchor) for link in links] == [
+        ("http://a.test/north.html", "North"), ("http://a.test/south.html", "South")]
