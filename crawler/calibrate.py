@@ -181,7 +181,13 @@ def main(argv: list[str] | None = None) -> int:
                 "relevance/threshold")
         except (OSError, ValueError, AttributeError):
             threshold = None
-    threshold = THRESHOLD if threshold is None else float(threshold)
+    try:
+        threshold = THRESHOLD if threshold is None else float(threshold)
+        if not 0.0 <= threshold <= 1.0:        # nan and inf included
+            raise ValueError(f"threshold {threshold!r} is not a number from 0 to 1")
+    except (TypeError, ValueError) as err:     # a summary edited by hand: "0.2x"
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     try:
         with open(args.log, encoding="utf-8", errors="replace") as fh:
             pages = judged_pages(fh)

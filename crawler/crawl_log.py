@@ -49,6 +49,10 @@ class CrawlLog:
             self._on_written[seq] = on_written
         return seq
 
+    def is_open(self, seq: int | None) -> bool:
+        """True while the response ``seq`` waits for its line to be completed."""
+        return seq in self._pending
+
     def complete(self, seq: int | None, **fields: Any) -> None:
         if seq is None or seq not in self._pending:
             return

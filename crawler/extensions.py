@@ -52,6 +52,9 @@ class StallMonitor:
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(ext.response_received, signal=signals.response_received)
+        # a response a retry takes (a 503 storm under back-off) is never "received" by the
+        # engine, but the host answers: no stall
+        crawler.signals.connect(ext.response_downloaded, signal=signals.response_downloaded)
         crawler.signals.connect(ext.spider_idle, signal=signals.spider_idle)
         return ext
 
@@ -66,6 +69,9 @@ class StallMonitor:
         stats = self.crawler.stats
         if stats.get_value("crawl/stop_reason") is None:
             stats.set_value("crawl/stop_reason", reason)
+
+    def response_downloaded(self, response=None, request=None, spider=None):
+        self.last = time.monotonic()
 
     def response_received(self, response=None, request=None, spider=None):
         self.last = now = time.monotonic()

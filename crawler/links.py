@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from urllib.parse import urljoin, urlparse, urlsplit, urlunsplit
 
+import idna
 import numpy as np
 from yarl import URL
 from scrapy.linkextractors import IGNORED_EXTENSIONS
@@ -64,11 +65,30 @@ def is_plain(url: str) -> bool:
     return _PLAIN_URL.match(url) is not None and "/." not in url[8:]
 
 
+def uts46_host(url: str) -> str:
+    """``url`` with a non-ASCII host in its IDNA 2008 / UTS #46 form, as browsers send it
+    (``straße.de`` is ``xn--strae-oqa.de``; w3lib, through Python's IDNA 2003 codec, would make
+    it ``strasse.de``, another domain).  A host the idna package refuses is left to w3lib."""
+    if url.isascii():
+        return url
+    parts = urlsplit(url)
+    host = parts.hostname
+    if not host or host.isascii():
+        return url
+    try:
+        ascii_host = idna.encode(host, uts46=True, transitional=False).decode("ascii")
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return url
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    port = hostport[hostport.rfind(":"):] if hostport.rfind(":") > hostport.rfind("]") else ""
+    return urlunsplit(parts._replace(netloc=f"{userinfo}{at}{ascii_host}{port}"))
+
+
 @lru_cache(maxsize=1 << 16)
 def canonical(url: str) -> str:
     """Canonical form used for dedup and as the request URL (w3lib + session ids removed).
     Cached: navigation links repeat on every page of a site."""
-    url = _SESSION_PATH.sub("", url.strip())
+    url = _SESSION_PATH.sub("", uts46_host(url.strip()))
     parts = urlsplit(url)
     if parts.query:
         url = urlunsplit(parts._replace(query=_without_session_ids(parts.query), fragment=""))
@@ -200,7 +220,7 @@ def resolve(base: str, href: str, any_type: bool = False) -> str | None:
         else:
             url = join(base, href)
             if not is_plain(url):
-                url = canonical(safe_url_string(url))
+                url = canonical(safe_url_string(uts46_host(url)))
     except ValueError:
         return None
     return None if crawlable(url, any_type) else url

@@ -28,6 +28,16 @@ def is_html(response: Response) -> bool:
     return response.body[:1024].lstrip()[:1] == b"<"
 
 
+def maybe_html(response: Response) -> bool:
+    """:func:`is_html` for a response as the downloader gave it: without a Content-Type the
+    body is sniffed, which an encoded body (``Content-Encoding: gzip``) does not allow before
+    Scrapy decodes it, so such a response may be HTML (the spider decides)."""
+    if is_html(response):
+        return True
+    encoding = response.headers.get(b"Content-Encoding", b"").strip().lower()
+    return not response.headers.get(b"Content-Type") and encoding not in (b"", b"identity")
+
+
 def is_robots_request(request: Request) -> bool:
     """The robots.txt request Scrapy's RobotsTxtMiddleware makes for a host (a redirect of
     it included: Scrapy follows it with the same meta)."""
@@ -138,7 +148,10 @@ class FetchLogMiddleware(_CrawlerMiddleware):
         if 300 <= response.status < 400:
             location = response.headers.get(b"Location")
             if location:
-                entry["final_url"] = response.urljoin(location.decode("latin-1"))
+                try:
+                    entry["final_url"] = response.urljoin(location.decode("latin-1"))
+                except ValueError:      # "http://[::1": logged as it came, the redirect fails
+                    entry["final_url"] = location.decode("latin-1")
         seq = crawl_log.open_entry(entry, done)
         request.meta["log_seq"] = seq
         stats = self.crawler.stats
@@ -147,7 +160,7 @@ class FetchLogMiddleware(_CrawlerMiddleware):
             return response
         stats.inc_value("fetch/responses")
         stats.inc_value(f"fetch/status/{response.status}")
-        if response.status != 200 or not (is_html(response) or request.meta.get("listing")):
+        if response.status != 200 or not (maybe_html(response) or request.meta.get("listing")):
             reason = "not HTML" if response.status == 200 else f"HTTP {response.status}"
             crawl_log.complete(seq, note=reason)
         return response
@@ -289,6 +302,6 @@ class WarcMiddleware(_CrawlerMiddleware):
         if archive.mode == "all":
             request.meta["warc"] = archive.write(RawResponse.of(response)).to_dict()
             self.crawler.stats.inc_value("warc/records")
-        elif response.status == 200 and is_html(response):
+        elif response.status == 200 and maybe_html(response):
             request.meta["warc_raw"] = RawResponse.of(response)
         return response

@@ -496,7 +496,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     text = to_toml(d)
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as err:
+            print(f"topic_draft: cannot write {args.output}: {err.strerror or err}",
+                  file=sys.stderr)
+            return 2
         print(f"wrote {args.output}: {len(d.subjects)} subjects, {len(d.terms)} terms"
               + (f", threshold {d.threshold:.3f}" if d.threshold is not None else ""),
               file=sys.stderr)

@@ -104,3 +104,10 @@ def test_automatic_threshold_in_the_report(tmp_path, capsys):
                                                  encoding="utf-8")
     assert main([str(log)]) == 0
     assert "at the current threshold 0.115:" in capsys.readouterr().out
+    for bad in ("nan", "inf", "-0.5"):                      # a traceback before
+        assert main([str(log), "--threshold", bad]) == 2
+        assert "is not a number from 0 to 1" in capsys.readouterr().err
+    (tmp_path / "crawl-summary.json").write_text(json.dumps({"relevance/threshold": "0.2x"}),
+                                                 encoding="utf-8")
+    assert main([str(log)]) == 2
+    assert "error: could not convert string to float" in capsys.readouterr().err

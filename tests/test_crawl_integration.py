@@ -858,3 +858,61 @@ def test_a_seed_may_be_a_feed_or_a_sitemap(demo, tmp_path, kind):
     assert rows[seed]["note"].startswith("feed: 2 entries" if kind == "feed"
                                          else "sitemap index: 1 sitemaps")
     assert NEW_POST in {d["url"] for d in _docs(tmp_path)}
+
+
+BAD_GZIP = "http://www.weekend.test/odd/not-really-gzip.html"
+BAD_LOCATION = "http://www.weekend.test/odd/bad-location.html"
+GZIP_NO_TYPE = "http://www.weekend.test/odd/gzip-without-type.html"
+
+
+def _web_with_odd_responses(web):
+    """The demo web whose weekend home also links three odd answers: a page claiming gzip
+    that is plain (Scrapy's decompression fails on it), a redirect to a malformed URL, and
+    an on-topic page gzipped without a Content-Type."""
+    import gzip
+
+    from crawler.testweb.archive import Record, WebArchive
+
+    records = dict(_web_with_a_new_post(web).records)
+    post = records[NEW_POST]
+    home = records["http://www.weekend.test/"]
+    links = "".join(f'<li><a href="{u}">club energy news {k}</a></li>'
+                    for k, u in enumerate((BAD_GZIP, BAD_LOCATION, GZIP_NO_TYPE)))
+    records[home.url] = Record(home.url, 200, "OK", home.headers,
+                               home.body.replace(b"</ul></div>", links.encode() + b"</ul></div>", 1))
+    records[BAD_GZIP] = Record(BAD_GZIP, 200, "OK", (("Content-Type", "text/html"),
+                                                     ("Content-Encoding", "gzip")), post.body)
+    records[BAD_LOCATION] = Record(BAD_LOCATION, 302, "Found", (("Location", "http://[::1"),),
+                                   b"")
+    records[GZIP_NO_TYPE] = Record(GZIP_NO_TYPE, 200, "OK", (("Content-Encoding", "gzip"),),
+                                   gzip.compress(post.body.replace(b"club", b"team")))
+    return WebArchive(records=records, labels=web.labels, seeds=web.seeds)
+
+
+def test_odd_responses_get_their_line_at_once_and_the_log_says_what_was_written(demo, tmp_path):
+    """Found by a review: a response a downloader middleware fails on (a body that is not
+    the gzip it claims, a redirect to a malformed URL) had no line, or one held back, holding
+    every later line and the journal's done marks for STALL_TIMEOUT; an encoded page without
+    a Content-Type was logged "not HTML" and written all the same."""
+    web, _ = demo
+    odd = _web_with_odd_responses(web)
+    with serve_in_thread(odd) as server:
+        result, text = _crawl(tmp_path, server, ["http://www.weekend.test/"],
+                              JOBDIR=tmp_path / "job", CORPUS_WARC="written")
+    assert result.returncode == 0, text[-3000:]
+    rows = [r for r in _log(tmp_path) if not r.get("robots")]
+    by_url = {}
+    for row in rows:
+        by_url.setdefault(row["url"], []).append(row)
+    bad = by_url[BAD_GZIP]
+    assert len(bad) == 1 and bad[0]["status"] == 200 and not bad[0]["accepted"]
+    assert bad[0]["error"] and "not judged" not in str(bad[0].get("note"))
+    assert [(r["status"], r["final_url"]) for r in by_url[BAD_LOCATION]] == [(302, "http://[::1")]
+    (plain,) = by_url[GZIP_NO_TYPE]
+    docs = {d["url"]: d for d in _docs(tmp_path)}
+    assert plain["accepted"] and plain.get("note") != "not HTML" and GZIP_NO_TYPE in docs
+    assert docs[GZIP_NO_TYPE]["warc"]["record_id"]
+    assert {r["url"] for r in rows if r["accepted"]} == set(docs)
+    assert "stalled" not in text and "not judged in time" not in json.dumps(rows)
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["fetch/response_errors"] >= 1

@@ -159,3 +159,32 @@ def test_garbage_collection_thresholds_are_set_for_the_crawl_and_restored():
         ext.engine_stopped()
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
     assert stats["gc/collections"] >= 1 and stats["gc/seconds"] >= 0
+
+
+def test_responses_a_retry_takes_are_no_stall(monkeypatch):
+    """A 503 storm under back-off: RetryMiddleware turns every response into a retry, so the
+    engine "receives" none, but the host answers; the crawl ended as stalled (found by a
+    review).  A download counts as a sign of life; silence still ends the crawl."""
+    from scrapy import signals
+    from scrapy.settings import Settings
+    from scrapy.signalmanager import SignalManager
+
+    clock = [1000.0]
+    monkeypatch.setattr(extensions.time, "monotonic", lambda: clock[0])
+    ended = []
+    monkeypatch.setattr(extensions, "end_crawl", lambda crawler, reason, *a, **k:
+                        ended.append(reason))
+    crawler = SimpleNamespace(spider=SimpleNamespace(crawl_state=CountingState(), state={}),
+                              settings=Settings({"STALL_TIMEOUT": 300}),
+                              signals=SignalManager())
+    ext = StallMonitor.from_crawler(crawler)
+    ext._task = SimpleNamespace(schedule=lambda delay: None)
+    for _ in range(10):                     # a 503 every 100 s for 1,000 s
+        clock[0] += 100
+        crawler.signals.send_catch_log(signals.response_downloaded, response=None,
+                                       request=None, spider=None)
+        ext._check()
+    assert ended == []
+    clock[0] += 301
+    ext._check()
+    assert ended and ended[0].startswith("stalled")

@@ -134,3 +134,13 @@ def test_frames_and_image_map_areas_are_links():
     links = extract_links(parse(page.encode(), "http://a.test/"), "http://a.test/")
     assert [(link.url, link.anchor) for link in links] == [
         ("http://a.test/north.html", "North"), ("http://a.test/south.html", "South")]
+
+
+def test_international_hosts_are_encoded_as_browsers_do_idna_2008():
+    # Python's IDNA 2003 codec (used by w3lib) maps ß to ss: strasse.de is another domain
+    assert canonical("http://straße.de/ä") == "http://xn--strae-oqa.de/%C3%A4"
+    assert canonical("http://u:p@Faß.de:8080/") == "http://u:p@xn--fa-hia.de:8080/"
+    assert resolve("http://a.test/", "http://münchen.de/x") == "http://xn--mnchen-3ya.de/x"
+    assert canonical("http://ＡＢＣ.com/") == "http://abc.com/"         # width-folded
+    assert canonical("http://xn--strae-oqa.de/") == "http://xn--strae-oqa.de/"
+    assert canonical("http://☃.net/") == "http://xn--n3h.net/"   # refused by IDNA 2008: w3lib's

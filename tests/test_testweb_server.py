@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import http.client
 import socket
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -230,6 +231,25 @@ def test_pipelined_requests(proxy, demo):
     assert reply.count(b"HTTP/1.1 200 OK\r\n") == 3
     assert reply.endswith(b"Disallow: /cart/\n")
     assert b"Disallow: /search" not in reply  # the HEAD has no body
+
+
+def test_an_empty_line_split_across_reads_between_pipelined_requests(proxy):
+    # RFC 9112 2.2: a server skips an empty line before a request; a CR at the end of one
+    # read and its LF in the next gave 400
+    parts = [f"GET {S}/robots.txt HTTP/1.1\r\n\r\n\r".encode(),
+             f"\nGET {W}/robots.txt HTTP/1.1\r\nConnection: close\r\n\r\n".encode()]
+    with socket.create_connection((proxy.host, proxy.port), timeout=3) as sock:
+        chunks = []
+        for part in parts:
+            sock.sendall(part)
+            time.sleep(0.2)
+        try:
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        except socket.timeout:
+            pass
+    reply = b"".join(chunks)
+    assert reply.count(b"HTTP/1.1 200 OK\r\n") == 2 and b" 400 " not in reply
 
 
 @pytest.mark.parametrize("request_bytes, status", [

@@ -121,8 +121,12 @@ def test_command_line_fetches_examples_over_loopback(demo, tmp_path, monkeypatch
         monkeypatch.setenv("http_proxy", f"http://{handle.host}:{handle.port}")
         code = main(["--name", "energy", "--positive", *on, "http://www.sunwind.test/missing",
                      "--negative", f"@{tmp_path / 'off.txt'}", "-o", str(out)])
-    assert code == 0
-    err = capsys.readouterr().err
+        assert code == 0
+        err = capsys.readouterr().err
+        nowhere = tmp_path / "missing" / "t.toml"           # a traceback before
+        assert main(["--name", "energy", "--positive", *on, "--negative", *off,
+                     "-o", str(nowhere)]) == 2
+        assert f"topic_draft: cannot write {nowhere}: No such file" in capsys.readouterr().err
     assert "skipped http://www.sunwind.test/missing: cannot read it (HTTP Error 404" in err
     assert f"wrote {out}" in err
     topic = load_topic(out)

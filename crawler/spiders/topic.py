@@ -341,6 +341,10 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             if response.status == 200 and meta.get("seed"):
                 async for request in self.listing_seed(response):
                     yield request
+            # (the fetch log completed the line unless the body could not be sniffed before
+            # it was decoded, see middlewares.maybe_html, or it may be a seed feed or sitemap)
+            self.crawl_log.complete(seq, note="not HTML" if response.status == 200
+                                    else f"HTTP {response.status}")
             if response.status not in self.later_statuses:
                 self._judged(meta, response.url, accepted=False)
             if not (meta.get("revisit") and response.status in self.transient_statuses):
@@ -511,6 +515,15 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                                     transient=request.meta.get("log_seq") is None)
             return
         self.fetched_urls.add(request.url)
+        seq = request.meta.get("log_seq")
+        if self.crawl_log.is_open(seq):
+            # the response came but a downloader middleware failed on it (a body that is not
+            # the gzip it claims, a malformed redirect): its line is complete now, with the
+            # error, not held back (holding every later line) until it expires
+            error = f"{failure.type.__name__}: {failure.getErrorMessage()}"
+            log.warning("response of %s failed: %s", request.url, error)
+            self.crawler.stats.inc_value("fetch/response_errors")
+            self.crawl_log.complete(seq, error=error)
         if request.meta.get("seed"):
             log.error("seed %s is unreachable: %s", request.url, failure.getErrorMessage())
             self.crawler.stats.inc_value("seeds/unreachable")

@@ -400,6 +400,8 @@ class _Connection(asyncio.Protocol):
                 continue
             while buf[:2] == b"\r\n" or buf[:1] == b"\n":  # stray CRLF between requests
                 del buf[: 2 if buf[:1] == b"\r" else 1]
+            if not buf or buf == b"\r":    # (a CRLF split across reads: wait for the rest)
+                return
             end = buf.find(b"\r\n\r\n")
             size = 4
             if end < 0:
