@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 from protego import Protego
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
+from scrapy.utils.misc import load_object
 from scrapy.extensions.throttle import AutoThrottle
 from scrapy.http import Response
 from scrapy.utils.httpobj import urlparse_cached
@@ -145,6 +146,47 @@ def slot_full(downloader, request: Request, backed_off: Container[str] = ()) -> 
     return mine >= max(1, concurrency)
 
 
+def download_errors(settings) -> tuple[type[BaseException], ...]:
+    """The download errors Scrapy retries (``RETRY_EXCEPTIONS``: a refused connection, a
+    failed DNS lookup, a timeout...) and a download cancelled (over ``DOWNLOAD_MAXSIZE``)."""
+    from twisted.internet.defer import CancelledError
+
+    loaded = tuple(load_object(e) if isinstance(e, str) else e
+                   for e in settings.getlist("RETRY_EXCEPTIONS"))
+    return (*loaded, CancelledError)
+
+
+class RobotsFetchErrorFilter(logging.Filter):
+    """Scrapy's RobotsTxtMiddleware logs a robots.txt it could not download (a host that is
+    down, a file over ``DOWNLOAD_MAXSIZE``) as an ERROR with a traceback, which reads like a
+    crash of the crawl: for a download error (``errors``) it becomes one WARNING line.  The
+    crawl goes on as Scrapy decides (no robots.txt: everything allowed; the host's own
+    requests then fail and are logged, an unreachable seed as such)."""
+
+    def __init__(self, errors: tuple[type[BaseException], ...]):
+        super().__init__()
+        self.errors = errors
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None and record.levelno >= logging.ERROR and isinstance(exc, self.errors):
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg = "robots.txt not fetched for %(request)s: %(f_exception)r"
+        return True
+
+
+_ROBOTS_LOGGER = "scrapy.downloadermiddlewares.robotstxt"
+
+
+def quiet_robots_fetch_errors(errors: tuple[type[BaseException], ...]) -> None:
+    """Install :class:`RobotsFetchErrorFilter` once on Scrapy's robots.txt logger."""
+    logger = logging.getLogger(_ROBOTS_LOGGER)
+    for old in [f for f in logger.filters if isinstance(f, RobotsFetchErrorFilter)]:
+        logger.removeFilter(old)
+    logger.addFilter(RobotsFetchErrorFilter(errors))
+
+
 class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
     """Applies robots.txt ``Crawl-delay`` / ``Request-rate`` per host (``ROBOTSTXT_CRAWL_DELAY``)
     and drops the requests of a host asking for more than ``ROBOTSTXT_MAX_CRAWL_DELAY``
@@ -166,6 +208,8 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
             or "*"
         self.delays: dict[str, float] = {}
         self.unavailable: dict[str, int] = {}      # host -> status of its robots.txt
+        if obey:
+            quiet_robots_fetch_errors(download_errors(settings))
         if self.honour_delay or self.honour_errors:
             crawler.signals.connect(self._robots_received, signal=signals.response_received)
 

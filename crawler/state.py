@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import json
 import logging
+import pickle
+import zipfile
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +49,21 @@ from .url_similarity import UrlSimilarity, WeightTuner
 log = logging.getLogger(__name__)
 LEARN_FROM = ("written", "relevant")
 SIBLING_SITES = 64   # sites whose recent pages are kept for E5/E6 (memory bound)
+
+
+@contextmanager
+def _state_file(path: Path):
+    """Errors reading the state file ``path`` (truncated, emptied, edited by hand) become a
+    ``ValueError`` naming it: the crawl stops with ``PATH: problem``, not a bare traceback."""
+    try:
+        yield
+    except ValueError as err:
+        if str(path) in str(err):
+            raise
+        raise ValueError(f"{path}: damaged state file: {err}") from err
+    except (TypeError, AttributeError, KeyError, IndexError, EOFError, OverflowError,
+            pickle.UnpicklingError, zipfile.BadZipFile) as err:
+        raise ValueError(f"{path}: damaged state file: {type(err).__name__}: {err}") from err
 
 
 @dataclass
@@ -87,7 +105,11 @@ class CrawlState:
         directory.mkdir(parents=True, exist_ok=True)
         marker = directory / "topic.json"
         if marker.is_file():
-            previous = json.loads(marker.read_text(encoding="utf-8")).get("name")
+            with _state_file(marker):
+                previous = json.loads(marker.read_text(encoding="utf-8"))
+                if not isinstance(previous, dict):
+                    raise ValueError("not a topic marker (an object with a name)")
+                previous = previous.get("name")
             if previous != topic.name:
                 log.warning("STATE_DIR %s holds the state of topic %r, not %r: its learned "
                             "weights and statistics are reused anyway", directory, previous,
@@ -96,11 +118,13 @@ class CrawlState:
         library = FeatureLibrary.load(directory, min_weight=auto_accept)
         relevance = RelevanceModel(topic, frequencies, library=library, threshold=threshold,
                                    **(relevance_options or {}))
-        tuner = WeightTuner.load(directory / "url_weights.json") \
-            if (directory / "url_weights.json").is_file() else WeightTuner()
+        with _state_file(directory / "url_weights.json"):
+            tuner = WeightTuner.load(directory / "url_weights.json") \
+                if (directory / "url_weights.json").is_file() else WeightTuner()
         similarity = UrlSimilarity(tuner.levels, w_f=tuner.w_f, w_dd=tuner.w_dd)
-        learner = OnlineLogistic.load(directory / "link_model.npz") \
-            if (directory / "link_model.npz").is_file() else OnlineLogistic()
+        with _state_file(directory / "link_model.npz"):
+            learner = OnlineLogistic.load(directory / "link_model.npz") \
+                if (directory / "link_model.npz").is_file() else OnlineLogistic()
 
         scorer = LinkScorer(lambda text: relevance.vector.concept_hits(text),
                             relevance.threshold, similarity, learner)
@@ -124,11 +148,18 @@ class CrawlState:
                     raise ValueError(f"{path}: {err}") from err
         exemplars = directory / "exemplars.json"
         if exemplars.is_file():
-            for url in json.loads(exemplars.read_text(encoding="utf-8")):
+            with _state_file(exemplars):
+                urls = json.loads(exemplars.read_text(encoding="utf-8"))
+                if not isinstance(urls, list) or not all(isinstance(u, str) for u in urls):
+                    raise ValueError("not a list of URLs")
+            for url in urls:
                 scorer.add_exemplar(url)
+        with _state_file(directory / "traps.json"):
+            traps = TrapDetector.load(directory / "traps.json")
+        with _state_file(directory / "dedup.pickle"):
+            dedup = DuplicateIndex.load(directory / "dedup.pickle")
         state = cls(directory, topic, relevance, library, frequencies, scorer, tuner,
-                    TrapDetector.load(directory / "traps.json"),
-                    DuplicateIndex.load(directory / "dedup.pickle"),
+                    traps, dedup,
                     sibling_pages=sibling_pages, learn_from=learn_from, revisits=revisits,
                     failures=failures)
         if auto is not None:

@@ -189,9 +189,10 @@ def test_malformed_topic_file_fails_fast(demo, tmp_path):
     assert "bad.toml" in text and "threshold" in text
 
 
-def test_unreachable_seed_is_reported(tmp_path):
+@pytest.mark.parametrize("obey", ["False", "True"])
+def test_unreachable_seed_is_reported(tmp_path, obey):
     conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "c"), STATE_DIR=str(tmp_path / "s"),
-                RETRY_TIMES="0", DOWNLOAD_TIMEOUT="5", ROBOTSTXT_OBEY="False")
+                RETRY_TIMES="0", DOWNLOAD_TIMEOUT="5", ROBOTSTXT_OBEY=obey)
     result = run_crawl(TOPIC, ["http://127.0.0.1:9/"], conf, log_file=tmp_path / "l",
                        timeout=120)
     text = (tmp_path / "l").read_text()
@@ -199,6 +200,9 @@ def test_unreachable_seed_is_reported(tmp_path):
     assert "seed http://127.0.0.1:9/ is unreachable" in text
     summary = json.loads((tmp_path / "c" / "crawl-summary.json").read_text())
     assert summary["seeds/unreachable"] >= 1 and "frontier empty" in summary["crawl/stop_reason"]
+    assert "Traceback" not in text          # robots.txt not fetched: one warning line
+    if obey == "True":
+        assert "robots.txt not fetched for <GET http://127.0.0.1:9/>: " in text
 
 
 def _hosts(rows: list[dict]) -> Counter:

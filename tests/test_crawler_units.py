@@ -1283,3 +1283,22 @@ def test_an_infinite_number_in_a_state_file_is_refused_not_a_crash():
         LinkScorer(lambda text: 0.0, 0.2).load_site_stats(
             {"version": 1, "fetched_total": float("inf"), "accepted_total": 0,
              "site_fetched": {}, "site_accepted": {}})
+
+
+@pytest.mark.parametrize("name, data", [
+    ("topic.json", b"[]"), ("topic.json", b""), ("traps.json", b'{"fetched": {'),
+    ("exemplars.json", b'["http://a'), ("exemplars.json", b'{"a": 1}'),
+    ("url_weights.json", b""), ("dedup.pickle", b""), ("link_model.npz", b"PK")])
+def test_a_damaged_state_file_is_named_in_the_error(tmp_path, name, data):
+    """Truncated, emptied or hand-edited: CrawlState.open says which file (found by a review:
+    a bare JSONDecodeError, EOFError or AttributeError named none)."""
+    from crawler.relevance import Topic
+    from crawler.state import CrawlState
+
+    topic = Topic(name="volcanoes", terms=("volcano",))
+    state = CrawlState.open(tmp_path, topic)
+    state.traps.record("http://a.test/1", True)
+    state.save()
+    (tmp_path / name).write_bytes(data)
+    with pytest.raises(ValueError, match=f"{tmp_path / name}: "):
+        CrawlState.open(tmp_path, topic)

@@ -493,3 +493,32 @@ def test_backoff_codes_setting_is_read_as_statuses(value, codes):
 def test_backoff_codes_that_are_not_statuses_are_an_error_naming_the_setting(value):
     with pytest.raises(ValueError, match="BACKOFF_HTTP_CODES"):
         backoff_codes(Settings({"BACKOFF_HTTP_CODES": value}))
+
+
+def test_a_robots_txt_that_cannot_be_downloaded_is_one_warning_not_a_traceback(caplog):
+    """Scrapy logs it as an ERROR with a traceback, which reads like a crash (a review);
+    a download error is one WARNING line, any other error keeps its traceback."""
+    import logging
+
+    from twisted.internet.error import ConnectionRefusedError
+
+    from crawler.politeness import download_errors, quiet_robots_fetch_errors
+
+    quiet_robots_fetch_errors(download_errors(Settings({"RETRY_EXCEPTIONS": [
+        "twisted.internet.error.ConnectionRefusedError"]})))
+    quiet_robots_fetch_errors(download_errors(Settings()))       # installed once
+    logger = logging.getLogger("scrapy.downloadermiddlewares.robotstxt")
+    assert len(logger.filters) == 1
+    args = {"request": "<GET http://down.test/robots.txt>", "f_exception": None}
+    for error in (ConnectionRefusedError("refused"), KeyError("a bug")):
+        args["f_exception"] = error
+        try:
+            raise error
+        except Exception:
+            with caplog.at_level(logging.INFO, logger=logger.name):
+                logger.error("Error downloading %(request)s: %(f_exception)s", args,
+                             exc_info=True)
+    refused, bug = caplog.records[-2:]
+    assert refused.levelname == "WARNING" and refused.exc_info is None
+    assert "robots.txt not fetched for <GET http://down.test/robots.txt>" in refused.getMessage()
+    assert bug.levelname == "ERROR" and bug.exc_info is not None

@@ -415,6 +415,17 @@ def test_feature_library_learns_writes_candidates_and_respects_review(tmp_path):
     path.write_text(lines[0] + "\nmagma\tmagma\t0.5\t3\tterms\tmaybe\t1\n", encoding="utf-8")
     with pytest.raises(ValueError, match="line 2"):
         FeatureLibrary.load(tmp_path)
+    # as a spreadsheet saves it: a byte-order mark; a quote left open names the file
+    path.write_text("\ufeff" + lines[0] + "\nMagma\tmagma\t0.5\t3\tterms\taccepted\t1\n",
+                    encoding="utf-8")
+    assert list(FeatureLibrary.load(tmp_path).accepted()) == ["magma"]
+    path.write_text(lines[0] + '\n"Magma\tmagma\t0.5\t3\tterms\taccepted\t1\n'
+                    + "x\tx\t0.1\t1\tterms\tpending\t1\n" * 20000, encoding="utf-8")
+    with pytest.raises(ValueError, match=f"{path}: line .* quote left open"):
+        FeatureLibrary.load(tmp_path)
+    path.write_bytes(lines[0].encode() + b"\nMagma\tmagma\t0.5\t3\tterms\taccepted\t\xff\n")
+    with pytest.raises(ValueError, match=f"{path}: not UTF-8"):
+        FeatureLibrary.load(tmp_path)
 
 
 # ---------------------------------------------------------------- a real test-web page

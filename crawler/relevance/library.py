@@ -201,29 +201,19 @@ class FeatureLibrary:
 
     @staticmethod
     def read_candidates(path: str | Path) -> dict[str, Candidate]:
-        """Parse a candidates TSV (possibly edited by an operator); errors name file and line."""
-        out: dict[str, Candidate] = {}
-        with open(path, encoding="utf-8", newline="") as fh:
-            rows = csv.reader(fh, delimiter="\t")
-            header = next(rows, None)
-            if header is None or tuple(h.strip() for h in header) != COLUMNS:
-                raise ValueError(f"{path}: line 1: expected the header {' '.join(COLUMNS)}")
-            for line, row in enumerate(rows, start=2):
-                if not row or not "".join(row).strip():
-                    continue
-                if len(row) != len(COLUMNS):
-                    raise ValueError(f"{path}: line {line}: expected {len(COLUMNS)} columns")
-                rec = dict(zip(COLUMNS, (x.strip() for x in row)))
-                if rec["status"] not in STATUSES:
-                    raise ValueError(f"{path}: line {line}: status {rec['status']!r} is not "
-                                     f"one of {', '.join(STATUSES)}")
+        """Parse a candidates TSV (possibly edited by an operator); errors name file and line.
+        A byte-order mark (a spreadsheet's or an editor's) is accepted."""
+        try:
+            with open(path, encoding="utf-8-sig", newline="") as fh:
+                rows = csv.reader(fh, delimiter="\t")
                 try:
-                    out[rec["key"]] = Candidate(rec["term"], rec["key"], float(rec["weight"]),
-                                                int(rec["support"]), rec["category"],
-                                                rec["status"], int(rec["round"]))
-                except ValueError as err:
-                    raise ValueError(f"{path}: line {line}: {err}") from err
-        return out
+                    return _candidates(path, rows)
+                except csv.Error as err:        # an unbalanced quote runs to the limit
+                    raise ValueError(f"{path}: line {rows.line_num}: {err} (a quote left "
+                                     "open on an earlier line?)") from err
+        except UnicodeDecodeError as err:
+            raise ValueError(f"{path}: not UTF-8 text ({err.reason} at byte {err.start})") \
+                from err
 
     @classmethod
     def load(cls, state_dir: str | Path, **options) -> FeatureLibrary:
@@ -249,3 +239,27 @@ class FeatureLibrary:
 
     def as_rows(self) -> list[dict]:
         return [asdict(c) for c in self.candidates.values()]
+
+
+def _candidates(path, rows) -> dict[str, Candidate]:
+    """The candidates of a candidates TSV's rows (see :meth:`FeatureLibrary.read_candidates`)."""
+    out: dict[str, Candidate] = {}
+    header = next(rows, None)
+    if header is None or tuple(h.strip() for h in header) != COLUMNS:
+        raise ValueError(f"{path}: line 1: expected the header {' '.join(COLUMNS)}")
+    for line, row in enumerate(rows, start=2):
+        if not row or not "".join(row).strip():
+            continue
+        if len(row) != len(COLUMNS):
+            raise ValueError(f"{path}: line {line}: expected {len(COLUMNS)} columns")
+        rec = dict(zip(COLUMNS, (x.strip() for x in row)))
+        if rec["status"] not in STATUSES:
+            raise ValueError(f"{path}: line {line}: status {rec['status']!r} is not "
+                             f"one of {', '.join(STATUSES)}")
+        try:
+            out[rec["key"]] = Candidate(rec["term"], rec["key"], float(rec["weight"]),
+                                        int(rec["support"]), rec["category"],
+                                        rec["status"], int(rec["round"]))
+        except ValueError as err:
+            raise ValueError(f"{path}: line {line}: {err}") from err
+    return out
