@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 # format characters that render as nothing and only split words for a reader of the text: soft
 # hyphen, zero-width space, word joiner, a BOM inside the text, the noncharacters U+FFFE/U+FFFF
 # (zero-width (non-)joiners stay: Persian and Indic scripts need them)
-_INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff\ufffe\uffff]")
+INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff\ufffe\uffff]")
 
 
 def _parse_siblings(siblings: Iterable[str | bytes | Document]) -> list[Document]:
@@ -82,8 +82,8 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         return ExtractionResult("", None, name, 0.0, reason=f"internal error: {err!r}",
                                 url=doc.url, encoding=doc.encoding)
     text = selection.text
-    if _INVISIBLE.search(text):
-        text = _INVISIBLE.sub("", text)
+    if INVISIBLE.search(text):
+        text = INVISIBLE.sub("", text)
     if not text and not selection.reason:
         selection.reason = "no main text found"
     lang = language or detect_language(text or doc.text_of(doc.kind == 1)[:5000],

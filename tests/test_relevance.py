@@ -14,6 +14,7 @@ from crawler.relevance import (
     load_topic,
     tag_blocks,
 )
+from crawler.relevance.blocks import align_main_text
 from crawler.relevance.tokenize import PhraseMatcher, fold, term_tokens, tokenize
 from crawler.relevance.topic import topic_from_dict
 from extraction import extract_document, parse
@@ -187,6 +188,53 @@ def test_english_folding_and_stop_words():
     assert fold("libraries") == "library" and fold("released") == fold("releases")
     assert tokenize("C++ and C# in 1985, a x") == ["c++", "c#"]
     assert tokenize("e-mail") == ["e", "mail"] == list(term_tokens("E-mail"))
+
+
+def test_text_is_read_normalised_and_words_keep_their_marks():
+    """Found by a review: full-width letters, decomposed accents and invisible characters
+    made other keys than the topic's; words were cut at every combining mark."""
+    assert tokenize("Ｐｙｔｈｏｎ") == ["python"] == tokenize("Python")
+    assert tokenize("cafe\u0301 nai\u0308ve") == tokenize("café naïve") == ["café", "naïv"]
+    assert tokenize("vol\u00adcano vol\u200bcano vol\u2060cano") == ["volcano"] * 3
+    assert tokenize("ﬁnance") == tokenize("finance")
+    assert tokenize("हिन्दी भाषा समाचार") == ["हिन्दी", "भाषा", "समाचार"]
+    assert tokenize("العَرَبِيَّة") == ["العَرَبِيَّة"] and tokenize("ภาษาที่สวยงาม") == ["ภาษาที่สวยงาม"]
+    assert fold("movie") == fold("movies") == "movy" and fold("cookie") == fold("cookies")
+    assert fold("ties") == fold("tie") == "tie"
+    topic = Topic(name="film", terms=("movie", "Python"))
+    model = RelevanceModel(topic, DocumentFrequencies())
+    assert score(model, page("Notes", "New movies were shown.")).score > 0
+    assert score(model, page("Notes", "Ｐｙｔｈｏｎ 入门")).score > 0
+
+
+def test_a_chinese_topic_term_inside_a_dictionary_compound_counts():
+    """jieba keeps 中国足球队, 足球场, 足球赛 whole even with 足球 in its dictionary: a football
+    page scored 0 for the topic term 足球 (a review).  Other pieces are unchanged."""
+    model = RelevanceModel(Topic(name="football", terms=("足球",), languages=("zh",)),
+                           DocumentFrequencies())
+    text = ("中国足球队昨晚在国家足球场进行了一场足球赛，数万名足球迷到场观看。"
+            "主教练表示，足球队将继续加强训练，争取在下一场足球赛中取得好成绩。")
+    html = (f"<html><head><title>中国足球队备战世界杯</title></head><body><div><p>{text}</p>"
+            "</div></body></html>")
+    assert score(model, html).score > 0.2
+    tokens = tokenize("中国足球队在足球场")
+    assert tokens == ["中国足球队", "足球", "足球场", "足球"]
+
+
+@pytest.mark.timeout(120)
+def test_a_page_of_soft_hyphens_keeps_its_content_block_in_linear_time():
+    """The extractors drop soft hyphens from the main text; the block model kept them in the
+    page's, matched no main text (no content block), and its fallback search was quadratic:
+    6 s on a 2 MB page (a review)."""
+    text = "The vol\u00adcano erupted and lava flowed over the val\u00adley below the ridge. "
+    plain = parse(page("Volcanoes", text.replace("\u00ad", "") * 8))
+    shy = parse(page("Volcanoes", text * 8))
+    for doc in (plain, shy):
+        blocks = tag_blocks(doc, extract_document(doc).text)
+        assert any(b.type == "content" for b in blocks)
+    big = page("Volcanoes", "".join(f"<p>{k} {text}</p>" for k in range(20_000)))
+    mask, share = align_main_text(parse(big), "an unrelated text " * 120_000)   # (budgeted)
+    assert share == 0 and not mask.any()
 
 
 def test_phrase_terms_match_only_as_phrases():

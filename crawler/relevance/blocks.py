@@ -34,6 +34,7 @@ from itertools import islice
 
 import numpy as np
 
+from extraction import INVISIBLE
 from extraction.document import (
     BLOCK_LEVEL,
     CELL_LEVEL,
@@ -53,6 +54,7 @@ LAMBDA1 = 0.5                                                      # [DEFAULT] ย
 # [DEFAULT] ยง8.3: impact1 per block type, placeholders (the source gives no values).
 IMPACT1 = {"title": 1.0, "content": 0.8, "anchor": 0.4, "other": 0.3, "navigation": 0.2}
 _SOLID = re.compile(r"\S")      # \s is exactly str.isspace() for str patterns
+FALLBACK_BUDGET = 50_000_000    # characters align_main_text's fallback may scan
 
 
 @dataclass
@@ -165,7 +167,10 @@ def _tag_flags(doc: Document) -> np.ndarray:
 
 
 def _collapsed(doc: Document) -> list[str]:
-    return [" ".join(t.split()) if t else "" for t in doc.texts]
+    """Each node's text with whitespace runs collapsed and, as in the extractors' output, the
+    invisible characters removed (a page full of soft hyphens matched no main text)."""
+    return [" ".join((t if t.isascii() or INVISIBLE.search(t) is None
+                      else INVISIBLE.sub("", t)).split()) if t else "" for t in doc.texts]
 
 
 def align_main_text(doc: Document, main_text: str,
@@ -205,7 +210,11 @@ def align_main_text(doc: Document, main_text: str,
             best = (covered, hit)
     solid = len(main)
     if best[0] < 0.5 * solid:
-        hit = [i for i in ids if len(segs[i]) >= 20 and segs[i] in main]
+        # each test scans the main text: on a huge page only the longest nodes (those that
+        # explain most) within a budget of character comparisons, not quadratic time
+        long = sorted((i for i in ids if len(segs[i]) >= 20), key=lambda i: -len(segs[i]))
+        long = sorted(long[:max(1, FALLBACK_BUDGET // max(1, size))])
+        hit = [i for i in long if segs[i] in main]
         covered = sum(len(segs[i]) for i in hit)
         if covered > best[0]:
             best = (covered, hit)

@@ -19,7 +19,12 @@ English normalisation [DEFAULT], kept deliberately light (a crawler filter, not 
 4. ``-ing``/``-ed`` go when at least 4 letters with a vowel remain, a doubled final consonant
    is undoubled (``programming``, ``programmed`` -> ``program``);
 5. a final ``-e`` goes from words longer than 4 letters (``release``, ``released``,
-   ``releases``, ``releasing`` -> ``releas``).
+   ``releases``, ``releasing`` -> ``releas``); a final ``-ie`` becomes ``-y`` as ``-ies`` does
+   (``movie``, ``movies`` -> ``movy``).
+
+Text is read in NFKC (full-width letters, decomposed accents, ligatures) without invisible
+characters (soft hyphens, zero-width spaces and joiners), and a word keeps its combining marks
+(Hindi, Thai, vowelled Arabic).
 
 Keys are internal; show users the original terms.  Chinese: stop words (:data:`ZH_STOP`) and
 punctuation are dropped, Latin words inside Chinese text get the English treatment.
@@ -27,7 +32,8 @@ punctuation are dropped, Latin words inside Chinese text get the English treatme
 Multi-word topic terms are matched as phrases by :class:`PhraseMatcher`, which joins a matching
 token sequence into one token (``operating system`` -> ``"operat system"``).  Chinese topic
 terms are also added to the segmenter's dictionary (:func:`term_tokens`), so that jieba keeps
-them whole.
+them whole; a longer dictionary word that holds one (足球 in 中国足球队) gives the topic term
+too, after itself.
 
 Speed (the tokeniser runs on every block of every page): a text without Han characters is cut
 with one ``findall`` of a Han-free word pattern (equivalent there) and each word run is mapped
@@ -40,14 +46,54 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
 
 HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_W = rf"[^\W_{HAN_CLASS}]+(?:['’][^\W_{HAN_CLASS}]+)*"
+
+
+def _mark_class() -> str:
+    """The combining marks of the Basic Multilingual Plane (categories Mn, Mc, Me), as a regex
+    character class body: ``\\w`` leaves them out, which cut Hindi, Thai or vowelled Arabic
+    words at every vowel sign."""
+    spans, start = [], None
+    for cp in range(0x10000):
+        if unicodedata.category(chr(cp)) in ("Mn", "Mc", "Me"):
+            if start is None:
+                start = cp
+        elif start is not None:
+            spans.append((start, cp - 1))
+            start = None
+    return "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "")
+                   for a, b in spans)
+
+
+MARKS = _mark_class()
+# a letter run: letters and digits with the combining marks that follow them
+_L = rf"[^\W_{HAN_CLASS}]+(?:[{MARKS}]+[^\W_{HAN_CLASS}]*)*"
+_W = rf"{_L}(?:['’]{_L})*"
 _RUN = re.compile(rf"(?P<han>[{HAN_CLASS}]+)|(?P<word>{_W}(?:-{_W})*[+#]*)")
+# invisible characters inside words: soft hyphen, zero-width space (a line-break hint, which
+# the extractors remove too), zero-width (non-)joiners, word joiner, BOM
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
+_INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
+
+
+def normal_text(text: str) -> str:
+    """``text`` as the tokeniser reads it: NFKC (full-width ``Ｐｙｔｈｏｎ`` is ``Python``, a
+    decomposed accent is one letter, a ligature its letters) without invisible characters
+    (``vol\u00adcano`` is ``volcano``).  ASCII text is returned as it is."""
+    if text.isascii():
+        return text
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    if _INVISIBLE_RE.search(text) is not None:
+        text = text.translate(_INVISIBLE)
+    return text
+
 _HAN = re.compile(f"[{HAN_CLASS}]")
 _HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
 _HAN_SPLIT = re.compile(f"([{HAN_CLASS}]+)")
@@ -56,7 +102,8 @@ _VOWELS = frozenset("aeiouy")
 # changes nothing).  Possessive quantifiers: every later part of the pattern starts with a
 # character the previous part cannot match and is optional, so backtracking never changes the
 # match; it only costs time.
-_W0 = r"[^\W_]++(?:['’][^\W_]++)*+"
+_L0 = rf"[^\W_]++(?:[{MARKS}]++[^\W_]*+)*+"
+_W0 = rf"{_L0}(?:['’]{_L0})*+"
 _WORD_NO_HAN = re.compile(rf"{_W0}(?:-{_W0})*+[+#]*+")
 _CACHE_TEXT_CHARS = 400     # Han-free texts up to this length are cached whole
 _CACHE_TEXTS = 32_768       # ... up to this many of them
@@ -131,7 +178,8 @@ def fold(word: str) -> str:
             word = stem
             break
     if len(word) > 4 and word.endswith("e"):
-        word = word[:-1]
+        # "-ie" as "-ies" folds (movie, movies -> movy)
+        word = word[:-2] + "y" if word.endswith("ie") else word[:-1]
     return word
 
 
@@ -159,6 +207,29 @@ def _han(run: str) -> Iterable[tuple[str, str]]:
         piece = piece.strip()
         if piece and piece not in ZH_STOP and has_han(piece):
             yield piece, piece
+            if len(piece) > 2 and _HAN_TERMS:
+                for inner in _inner_terms(piece):
+                    yield inner, inner
+
+
+# Han topic terms (term_tokens): jieba keeps a dictionary compound whole even when a topic
+# term is added to its dictionary (中国足球队 holds 足球), so a piece also gives the topic terms
+# inside it
+_HAN_TERMS: set[str] = set()
+_INNER: dict[str, tuple[str, ...]] = {}
+
+
+def _inner_terms(piece: str) -> tuple[str, ...]:
+    """The Han topic terms inside ``piece`` (shorter than it), left to right."""
+    found = _INNER.get(piece)
+    if found is None:
+        n = len(piece)
+        found = tuple(piece[i:j] for i in range(n) for j in range(i + 2, min(n, i + n - 1) + 1)
+                      if piece[i:j] in _HAN_TERMS)
+        if len(_INNER) >= _UNIT_TABLE_MAX:
+            _INNER.clear()
+        _INNER[piece] = found
+    return found
 
 
 def _unit_keys(unit: str) -> tuple[str, ...]:
@@ -216,6 +287,7 @@ def units(text: str, segment_han: bool = True) -> list[str]:
     (the stray Han names of a page in another language, which need not load jieba).  Without
     Han characters one ``findall``; with them, Han runs alternate with Han-free stretches (no
     word run can cross a Han character)."""
+    text = normal_text(text)
     if _HAN.search(text) is None:
         return _WORD_NO_HAN.findall(text)
     out: list[str] = []
@@ -274,6 +346,7 @@ def key_info(text: str, segment_han: bool = True) -> tuple[Sequence[str], Iterab
     """``(keys, distinct units)`` of ``text``: :func:`tokenize` and its units in order of first
     occurrence (for :func:`surfaces`); ``segment_han`` as in :func:`units`.  Read-only: may
     come from a cache."""
+    text = normal_text(text)
     if len(text) <= _CACHE_TEXT_CHARS and _HAN.search(text) is None:
         return _short_info(text)
     found = units(text, segment_han)
@@ -288,6 +361,7 @@ def tokenize_surface(text: str) -> list[tuple[str, str]]:
 def tokenize(text: str, segment_han: bool | None = True) -> list[str]:
     """Token keys of ``text`` in order (see the module docstring); ``segment_han`` as in
     :func:`units`, None: only when the text itself is Chinese (:func:`detect_script`)."""
+    text = normal_text(text)
     if _HAN.search(text) is None:
         if len(text) <= _CACHE_TEXT_CHARS:
             return list(_short_info(text)[0])
@@ -306,6 +380,9 @@ def term_tokens(term: str) -> tuple[str, ...]:
         for run in _HAN_RUN.findall(term):
             if len(run) > 1:
                 seg.add_word(run)
+                if run not in _HAN_TERMS:
+                    _HAN_TERMS.add(run)
+                    _INNER.clear()
     return tuple(tokenize(term))
 
 
