@@ -886,6 +886,9 @@ class UrlSimilarity:
 # a-3: unsupervised weight update
 # --------------------------------------------------------------------------------------------
 
+MAX_VALUES = 100_000     # distinct values kept per position before singletons are forgotten
+
+
 class WeightTuner:
     """Self-tuning of ``w_0..w_K`` (§7.4, embodiment of Fig. 1).
 
@@ -959,7 +962,13 @@ class WeightTuner:
                         dtype=float) / self.num_urls
 
     def update(self) -> np.ndarray:
-        """Recompute the weights now (kept unchanged while no value is frequent)."""
+        """Recompute the weights now (kept unchanged while no value is frequent).  A position
+        holding more than :data:`MAX_VALUES` distinct values (ID-like directories: two new
+        values per URL) first forgets those seen once, so memory and this update stay
+        bounded over a long crawl; a value that comes back is counted again from then."""
+        for k, pos in enumerate(self.counts):
+            if len(pos) > MAX_VALUES:
+                self.counts[k] = {v: n for v, n in pos.items() if n > 1}
         raw = self.raw_weights()
         if raw.sum() > 0:
             self._levels = raw / raw.sum() * (1.0 - self.w_f - self.w_dd)

@@ -476,6 +476,28 @@ def test_feature_library_learns_writes_candidates_and_respects_review(tmp_path):
         FeatureLibrary.load(tmp_path)
 
 
+def test_the_feature_librarys_term_statistics_stay_bounded():
+    """Every σ term of every relevant page entered support, votes and surface for good: a long
+    crawl grew them (and library_state.json) by about 2.4 KB a page (a review)."""
+    topic = Topic(name="volcanoes", terms=("volcano", "lava"))
+    stats = DocumentFrequencies()
+    lib = FeatureLibrary(update_every=10, top_n=3, min_support=3, max_terms=40)
+    model = RelevanceModel(topic, stats, library=lib, threshold=0.01)
+    sizes: list[tuple[int, int, int]] = []
+    for i in range(60):
+        words = " ".join(f"w{i}x{k}" for k in range(12))        # twelve new terms a page
+        doc = parse(page(f"Report {i}", f"The volcano erupted and lava flowed. {words} magma."))
+        analysed = model.analyse(doc, extract_document(doc, method="e1").text)
+        stats.add(analysed.terms)
+        model.learn(analysed, model.score_page(analysed))
+        if not lib._pending:                                    # an update round just ran
+            sizes.append((len(lib._surface), len(lib._support), len(lib._votes)))
+    lib.update(model.vector)
+    sizes.append((len(lib._surface), len(lib._support), len(lib._votes)))
+    assert len(sizes) >= 5 and max(max(s) for s in sizes) <= 40, sizes
+    assert "magma" in lib._surface and set(lib.candidates) <= set(lib._surface)
+
+
 # ---------------------------------------------------------------- a real test-web page
 WIKI = {"it": "http://sci.wikischools.test/wp/c/C%2B%2B.htm",
         "music": "http://hum.wikischools.test/wp/l/Ludwig_van_Beethoven.htm"}

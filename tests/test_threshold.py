@@ -32,6 +32,15 @@ def test_a_threshold_above_the_upper_mode_moves_to_the_valley():
     assert est.value == est.valley
 
 
+def test_an_off_topic_mode_at_exactly_zero_is_a_mode():
+    """Pages with no topic concept score exactly 0: that mode is the density's first point,
+    which only interior maxima counted, so the rule said "one mode" (a review)."""
+    rng = np.random.default_rng(1)
+    scores = np.concatenate([np.zeros(500), np.clip(rng.normal(0.14, 0.03, 500), 0, 1)])
+    est = valley_threshold(scores, 0.2)
+    assert est.peaks is not None and est.peaks[0] == 0.0 and est.value < 0.2, est
+
+
 def test_a_threshold_below_the_upper_mode_stays():
     est = valley_threshold(mixture(600, 0.05, 400, 0.30), 0.2)
     assert est.value == 0.2 and est.valley is not None and "upper mode" in est.reason
@@ -47,7 +56,7 @@ def test_too_few_pages_keep_the_default():
     assert valley_threshold(mixture(150, 0.05, 100, 0.16), 0.2).value == 0.2
     assert valley_threshold([], 0.2).value == 0.2
     assert valley_threshold([0.1] * 500, 0.2).value == 0.2      # one value, one mode
-    for end in (0.0, 1.0):          # a mode at an end of the grid: no inner maximum at all
+    for end in (0.0, 1.0):          # one mode at an end of the grid
         assert valley_threshold([end] * 500, 0.2).value == 0.2
 
 

@@ -419,3 +419,17 @@ def test_tuner_weights_drive_the_similarity():
     near, far = sim.best(["http://a.com/news/87654321/index.html",
                           "http://a.com/sport/12345678/index.html"], ex)[0]
     assert near > far
+
+
+def test_the_weight_tuners_counts_stay_bounded(monkeypatch):
+    """ID-like directories add two values a URL at every position and every value stayed
+    counted for ever, re-summed at every update (a review): past MAX_VALUES a position forgets
+    the values seen once; frequent ones keep their counts."""
+    import crawler.url_similarity as us
+
+    monkeypatch.setattr(us, "MAX_VALUES", 50)
+    tuner = us.WeightTuner(interval=20)
+    for i in range(400):
+        tuner.observe(f"http://a.test/items/{i}/detail-{i}/page.htm")
+    assert all(len(pos) <= 50 + 20 * 2 for pos in tuner.counts)
+    assert tuner.counts[1]["items"] == 400 and tuner.counts[0]["a.test"] == 400

@@ -85,8 +85,10 @@ class FeatureLibrary:
     STATE_FILENAME = "library_state.json"
 
     def __init__(self, *, update_every: int = 200, top_n: int = 10, sigma_top: int = 30,
-                 min_weight: float = 0.05, min_support: int = 3, auto_accept: bool = True):
+                 min_weight: float = 0.05, min_support: int = 3, auto_accept: bool = True,
+                 max_terms: int = 200_000):
         self.update_every, self.top_n, self.sigma_top = update_every, top_n, sigma_top
+        self.max_terms = max_terms
         self.min_weight, self.min_support, self.auto_accept = min_weight, min_support, auto_accept
         self.candidates: dict[str, Candidate] = {}
         self.version = 0          # bumped whenever the set of accepted terms changes
@@ -160,6 +162,7 @@ class FeatureLibrary:
             elif old.status == "pending":
                 old.weight = max(old.weight, round(weights[t] / n, 6))
                 old.support, old.category = self._support[t], cat
+        self._bound()
         accepted = []
         if self.auto_accept:
             for c in self.candidates.values():
@@ -171,6 +174,22 @@ class FeatureLibrary:
         if accepted:
             self.version += 1
         return accepted
+
+    def _bound(self) -> None:
+        """Keep the per-term statistics (support, category votes, surface) of at most
+        :attr:`max_terms` terms: candidates and the best supported.  Every σ term of every
+        relevant page enters them (about 15 new terms a page), so a long crawl would grow them
+        (and ``library_state.json``) without end."""
+        if len(self._surface) <= self.max_terms:
+            return
+        keep = set(self.candidates)
+        keep.update(t for _, t in heapq.nlargest(self.max_terms // 2, (
+            (n, t) for t, n in self._support.items() if t not in keep)))
+        for t in list(self._surface):
+            if t not in keep:
+                del self._surface[t]
+        self._support = Counter({t: n for t, n in self._support.items() if t in keep})
+        self._votes = {t: v for t, v in self._votes.items() if t in keep}
 
     def accepted(self) -> dict[str, tuple[str, str]]:
         """Accepted terms ``{key: (category, label)}`` for the topic vector."""

@@ -134,8 +134,11 @@ def binned_valley_threshold(counts: np.ndarray, default: float, *,
 
 def _valley(d: np.ndarray, default: float, bandwidth: float, min_ratio: float,
             floor: float) -> ThresholdEstimate:
-    inner = np.flatnonzero((d[1:-1] >= d[:-2]) & (d[1:-1] > d[2:])) + 1
-    if not len(inner):          # the density peaks at an end of the grid (all scores 0 or 1)
+    # peaks, the grid's ends included (mirrored): pages with no topic concept score exactly 0,
+    # so the off-topic mode is often the density's first point
+    padded = np.concatenate(([d[1]], d, [d[-2]]))
+    inner = np.flatnonzero((padded[1:-1] >= padded[:-2]) & (padded[1:-1] > padded[2:]))
+    if not len(inner):          # flat
         return ThresholdEstimate(default, "one mode")
     top = inner[int(np.argmax(d[inner]))]
     apart = inner[np.abs(GRID[inner] - GRID[top]) >= MIN_SEPARATION * bandwidth - 1e-9]
