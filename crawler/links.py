@@ -16,7 +16,6 @@ from urllib.parse import urljoin, urlparse, urlsplit, urlunsplit
 
 import idna
 import numpy as np
-from yarl import URL
 from scrapy.linkextractors import IGNORED_EXTENSIONS
 from w3lib.url import canonicalize_url, safe_url_string
 
@@ -199,13 +198,54 @@ def join(base: str, href: str) -> str:
     """``href`` resolved against ``base`` (RFC 3986 §5.2).  ``urljoin`` drops empty path
     segments (CPython gh-84774: ``x//y`` becomes ``x/y``, and a Wayback URL
     ``/web/2020/http://a.test/p`` loses a slash), so a reference or base that holds one is
-    resolved by yarl instead.  Raises ValueError for a malformed URL."""
+    resolved by :func:`_rfc3986_join`, which keeps them (and every escape as it is).  Raises
+    ValueError for a malformed URL."""
     if _EMPTY_SEGMENT.match(href) is None and _EMPTY_SEGMENT.match(base) is None:
         return urljoin(base, href)
-    try:
-        return str(URL(base, encoded=True).join(URL(href, encoded=True)))   # kept raw, as
-    except (TypeError, UnicodeError) as err:                                 # by urljoin
-        raise ValueError(str(err)) from err
+    return _rfc3986_join(base, href)
+
+
+def _rfc3986_join(base: str, href: str) -> str:
+    """RFC 3986 §5.2.2 on the raw components (no decoding), empty segments kept."""
+    b, r = urlsplit(base), urlsplit(href)
+    has_query = "?" in href.partition("#")[0]
+    if r.scheme:
+        scheme, netloc, path, query = r.scheme, r.netloc, _remove_dot_segments(r.path), r.query
+    elif href.startswith("//"):
+        scheme, netloc, path, query = b.scheme, r.netloc, _remove_dot_segments(r.path), r.query
+    elif not r.path:
+        scheme, netloc, path = b.scheme, b.netloc, b.path
+        query = r.query if has_query else b.query
+    else:
+        if r.path.startswith("/"):
+            path = r.path
+        elif b.netloc and not b.path:
+            path = "/" + r.path
+        else:
+            path = b.path[:b.path.rfind("/") + 1] + r.path
+        scheme, netloc, path, query = b.scheme, b.netloc, _remove_dot_segments(path), r.query
+    return urlunsplit((scheme, netloc, path, query, r.fragment))
+
+
+def _remove_dot_segments(path: str) -> str:
+    """RFC 3986 §5.2.4: ``.`` and ``..`` segments resolved; empty segments stay."""
+    segments = path.split("/")
+    out: list[str] = []
+    last = len(segments) - 1
+    for i, seg in enumerate(segments):
+        if seg == "..":
+            if len(out) > 1 or (out and out[0] != ""):      # never above the root
+                out.pop()
+            if i == last:
+                out.append("")
+        elif seg == ".":
+            if i == last:
+                out.append("")
+        else:
+            out.append(seg)
+    if path.startswith("/") and (not out or out[0] != ""):
+        out.insert(0, "")
+    return "/".join(out)
 
 
 @lru_cache(maxsize=1 << 17)

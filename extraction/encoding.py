@@ -198,8 +198,10 @@ _OTHER_LATIN_LANGUAGES = frozenset(("Czech", "Slovak", "Polish", "Hungarian", "S
                                     "Croatian", "Turkish", "Estonian", "Lithuanian"))
 _WIDE_NAMES = ("utf_16", "utf_32", "utf-16", "utf-32")
 # ASCII text whose every high byte is a windows-1252 letter (À-ÿ) alone beside an ASCII letter
+# (possessive: each alternative takes one byte, so a failed match is not retried in every
+# combination of the alternatives a byte between two letters fits: exponential)
 _LATIN_WORDS = re.compile(rb"(?:[\x00-\x7f]|(?<=[A-Za-z])[\xc0-\xff](?![\x80-\xff])"
-                          rb"|[\xc0-\xff](?=[A-Za-z]))*")
+                          rb"|[\xc0-\xff](?=[A-Za-z]))*+")
 
 
 def _wide_markup(data: bytes, encoding: str) -> bool:

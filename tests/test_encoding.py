@@ -173,3 +173,13 @@ def test_many_unclosed_comments_or_scripts_cost_linear_time(opener):
     # each unclosed opener was scanned to the sample's end: 240 KB took 30-69 s
     decoded = decode_html(opener * (200_000 // len(opener)) + b"<p>caf\xe9</p>")
     assert decoded.text.endswith("café</p>")
+
+
+@pytest.mark.timeout(60)
+def test_many_accented_latin_words_before_a_big5_text_cost_linear_time():
+    # each "ë" between two letters fitted two alternatives of the Latin-words check, tried in
+    # every combination when the match failed at the Big5 text: 24 words took 7 s
+    zh = "中文網頁的正文內容，這是一個測試段落，用來讓偵測器認出大五碼。" * 40
+    page = (b"<html><body><p>" + b"No\xebl " * 40 + b"</p><p>" + zh.encode("big5")
+            + b"</p></body></html>")
+    assert zh in decode_html(page).text

@@ -2,7 +2,7 @@
 ports, compressed archives, feeds named ``.rss`` (found by a review of crawler/links.py)."""
 from __future__ import annotations
 
-from crawler.links import canonical, crawlable, extract_links, join, resolve
+from crawler.links import _rfc3986_join, canonical, crawlable, extract_links, join, resolve
 from crawler.sitemaps import listed_urls, read_sitemap, sitemaps_in_robots
 from extraction import parse
 
@@ -115,6 +115,7 @@ RFC_EXAMPLES = {
 def test_references_resolve_as_rfc_3986_says_empty_path_segments_included():
     for href, expected in RFC_EXAMPLES.items():
         assert join("http://a/b/c/d;p?q", href) == expected, href
+        assert _rfc3986_join("http://a/b/c/d;p?q", href) == expected, href   # the slow path
     # urllib's urljoin drops empty segments (CPython gh-84774); browsers and servers keep them
     assert join("http://a.test/b/c", "x//y") == "http://a.test/b/x//y"
     assert join("http://a.test/b//c/d", "../e") == "http://a.test/b//e"
@@ -122,6 +123,14 @@ def test_references_resolve_as_rfc_3986_says_empty_path_segments_included():
         == "http://web.archive.test/web/2020/http://x.test/a/b.html"
     assert links_of('<a href="x//y.html">x</a>', "http://a.test/d//p") \
         == ["http://a.test/d//x//y.html"]
+    # escapes in the base stay escapes (yarl, tried first, decoded %3F and %23 of the base)
+    wayback = "https://web.archive.test/web/2020/http://a.test/"
+    assert resolve(wayback + "search%3Fq=x/page", "next") == wayback + "search%3Fq=x/next"
+    assert resolve(wayback + "C%23/intro", "generics") == wayback + "C%23/generics"
+    assert resolve("http://a.test/docs//a%2Fb/index.html", "n.html") \
+        == "http://a.test/docs//a%2Fb/n.html"
+    for href in ("http://[a]@", "http://[]@", "http://[[%2).ü'%zz];@"):   # one bad href
+        assert resolve(wayback + "p", href) is None                       # costs only itself
 
 
 def test_frames_and_image_map_areas_are_links():

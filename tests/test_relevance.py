@@ -219,6 +219,8 @@ def test_a_chinese_topic_term_inside_a_dictionary_compound_counts():
     assert score(model, html).score > 0.2
     tokens = tokenize("中国足球队在足球场")
     assert tokens == ["中国足球队", "足球", "足球场", "足球"]
+    # a term's own key does not depend on the terms registered before it
+    assert term_tokens("足球场") == ("足球场",) and term_tokens("中国足球队") == ("中国足球队",)
 
 
 @pytest.mark.timeout(120)

@@ -202,12 +202,12 @@ def _latin(word: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _han(run: str) -> Iterable[tuple[str, str]]:
+def _han(run: str, inner_terms: bool = True) -> Iterable[tuple[str, str]]:
     for piece in segmenter().cut(run, HMM=True):
         piece = piece.strip()
         if piece and piece not in ZH_STOP and has_han(piece):
             yield piece, piece
-            if len(piece) > 2 and _HAN_TERMS:
+            if inner_terms and len(piece) > 2 and _HAN_TERMS:
                 for inner in _inner_terms(piece):
                     yield inner, inner
 
@@ -281,7 +281,7 @@ def _pairs_of(units: list[str]) -> list[tuple[str, str]]:
     return list(chain.from_iterable(map(_UNIT_PAIRS.__getitem__, units)))
 
 
-def units(text: str, segment_han: bool = True) -> list[str]:
+def units(text: str, segment_han: bool = True, inner_terms: bool = True) -> list[str]:
     """The text cut into units, in order: word runs and (Han runs segmented by jieba) the Han
     pieces that give a token; with ``segment_han`` false each Han run is one unit, unsegmented
     (the stray Han names of a page in another language, which need not load jieba).  Without
@@ -294,7 +294,7 @@ def units(text: str, segment_han: bool = True) -> list[str]:
     for i, part in enumerate(_HAN_SPLIT.split(text)):
         if i % 2:
             if segment_han:
-                out.extend(piece for piece, _ in _han(part))
+                out.extend(piece for piece, _ in _han(part, inner_terms))
             else:
                 out.append(part)
         elif part:
@@ -383,6 +383,9 @@ def term_tokens(term: str) -> tuple[str, ...]:
                 if run not in _HAN_TERMS:
                     _HAN_TERMS.add(run)
                     _INNER.clear()
+        # a term is its own pieces: the topic terms inside them (足球 in 足球场) are not part
+        # of its key, whatever terms were registered before
+        return tuple(_keys_of(units(term, inner_terms=False)))
     return tuple(tokenize(term))
 
 
