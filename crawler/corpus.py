@@ -16,7 +16,7 @@ import gzip
 import json
 import logging
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -139,17 +139,21 @@ SHARD_PATTERNS = ("part-*.jsonl", "part-*.jsonl.gz")
 MTIME_SLACK = 2.0     # seconds: file systems with coarse timestamps
 
 
-def documents_since(directory: str | Path, since: float | None) -> Iterator[dict[str, Any]]:
+def documents_since(directory: str | Path, since: float | None, also: Iterable[str] = (),
+                    unreadable: list[str] | None = None) -> Iterator[dict[str, Any]]:
     """The documents of the published shards of ``directory`` last written at or after
-    ``since`` (a ``time.time()``; None: every shard), in shard order.  A line or a shard that
-    cannot be read is logged and skipped."""
+    ``since`` (a ``time.time()``; None: every shard), and of the shards named in ``also``
+    whenever written, in shard order.  A line or a shard that cannot be read is logged and
+    skipped; the names of the shards that could not be read go to ``unreadable``."""
     directory = Path(directory)
     if not directory.is_dir():
         return
+    also = set(also)
     shards = sorted(p for pattern in SHARD_PATTERNS for p in directory.glob(pattern))
     for path in shards:
         try:
-            if since is not None and path.stat().st_mtime < since - MTIME_SLACK:
+            if since is not None and path.name not in also \
+                    and path.stat().st_mtime < since - MTIME_SLACK:
                 continue
             with open_shard(path, errors="replace") as handle:
                 for number, line in enumerate(handle, 1):
@@ -161,4 +165,6 @@ def documents_since(directory: str | Path, since: float | None) -> Iterator[dict
                     if isinstance(record, dict):
                         yield record
         except (OSError, EOFError, zlib.error) as error:
+            if unreadable is not None:
+                unreadable.append(path.name)
             log.warning("cannot read the corpus shard %s: %s", path, error)

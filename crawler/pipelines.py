@@ -7,7 +7,9 @@ scores the page's links with the verdict.
 """
 from __future__ import annotations
 
+import json
 import logging
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from scrapy.crawler import Crawler
@@ -18,6 +20,7 @@ from extraction.methods import canonical as method_name
 from .corpus import (MAX_LINK_SHARE, MIN_CHARS, ShardWriter, compression, documents_since,
                      link_share, refusal, text_chars)
 from .dedup import text_sha1
+from .relevance.frequencies import atomic_write_text
 from .extensions import end_crawl
 from .items import PageItem
 from .setting_values import number_setting
@@ -118,6 +121,22 @@ class DedupPipeline(_StatePipeline):
         return item
 
 
+# STATE_DIR file: corpus shards a catch-up could not read, read again at the next start
+CATCH_UP_PENDING = "catch_up_pending.json"
+
+
+def _shard_names(path: Path) -> list[str]:
+    """The shard names saved in ``path`` (none when absent or damaged)."""
+    try:
+        names = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as err:
+        log.warning("%s: ignored (%s)", path, err)
+        return []
+    return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+
+
 class CorpusWriterPipeline(_StatePipeline):
     """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards
     (``.jsonl.gz`` with ``CORPUS_COMPRESS=gzip``): on-topic pages that are not duplicates, not
@@ -148,7 +167,26 @@ class CorpusWriterPipeline(_StatePipeline):
         has just published): otherwise the next run would write them again."""
         saved = self.state.directory / "dedup.pickle"
         since = saved.stat().st_mtime if saved.is_file() else None
-        added = self.state.dedup.catch_up(documents_since(self.writer.directory, since))
+        pending_path = self.state.directory / CATCH_UP_PENDING
+        pending = _shard_names(pending_path)
+        unreadable: list[str] = []
+        added = self.state.dedup.catch_up(
+            documents_since(self.writer.directory, since, pending, unreadable))
+        if unreadable:
+            # read again at the next start, however old: the index is saved meanwhile, and
+            # the shard's documents would otherwise never be indexed (and be written again)
+            log.warning("%d corpus shard(s) could not be read to catch the duplicate index up "
+                        "(%s): tried again at the next start", len(unreadable),
+                        ", ".join(unreadable))
+            self.crawler.stats.set_value("dedup/catch_up_unreadable", len(unreadable))
+        if unreadable or pending:
+            try:
+                if unreadable:
+                    atomic_write_text(pending_path, json.dumps(unreadable))
+                else:
+                    pending_path.unlink(missing_ok=True)
+            except OSError as err:
+                log.warning("cannot record the unread shards in %s: %s", pending_path, err)
         if added:
             log.info("the duplicate index missed %d written documents (a killed crawl?): "
                      "indexed from %s", added, self.writer.directory)

@@ -112,3 +112,36 @@ def test_a_shard_left_by_a_killed_crawl_is_published_whatever_the_next_mode(tmp_
     ShardWriter(docs, compress="gzip").close()
     assert (docs / "part-00000.jsonl").read_bytes() == b'{"url": "a"}\n{"url": "b"}\n'
     assert [d["url"] for d in documents_since(docs, 0)] == ["a", "b"]
+
+
+def test_a_shard_the_catch_up_could_not_read_is_read_at_the_next_start(tmp_path):
+    """Catch-up skipped an unreadable shard, the duplicate index was saved later, so the shard
+    was never read again: its documents would be written twice (noted last stop).  The shard
+    is named in STATE_DIR/catch_up_pending.json and read at the next start, however old."""
+    import gzip
+    import json
+    import os
+
+    from crawler.pipelines import CATCH_UP_PENDING
+
+    writer, crawler, state, _ = _pipeline(tmp_path)        # a first run: nothing to catch up
+    writer.close_spider()
+    state.save()
+    saved = (tmp_path / "state" / "dedup.pickle").stat().st_mtime
+    documents = tmp_path / "corpus" / "documents"
+    shard = documents / "part-00007.jsonl.gz"
+    record = {"url": "http://music.test/fugue.html", "final_url": "http://music.test/fugue.html",
+              "text": TEXT}
+    shard.write_bytes(gzip.compress(json.dumps(record).encode())[:20])       # unreadable now
+    writer, crawler, state, _ = _pipeline(tmp_path)
+    pending = tmp_path / "state" / CATCH_UP_PENDING
+    assert json.loads(pending.read_text()) == ["part-00007.jsonl.gz"]
+    assert crawler.stats.get_value("dedup/catch_up_unreadable") == 1
+    writer.close_spider()
+    state.save()                                            # the index is saved after it
+    shard.write_bytes(gzip.compress((json.dumps(record) + "\n").encode()))   # readable again
+    os.utime(shard, (saved - 600, saved - 600))             # and older than the save
+    writer, crawler, state, _ = _pipeline(tmp_path)
+    assert state.dedup.check("http://other.test/copy", TEXT)[:2] == \
+        ("exact", "http://music.test/fugue.html")
+    assert not pending.exists()
