@@ -37,14 +37,13 @@ from urllib.parse import urlsplit
 from protego import Protego
 from scrapy import Request, signals
 from scrapy.exceptions import NotConfigured
-from scrapy.utils.misc import load_object
 from scrapy.extensions.throttle import AutoThrottle
 from scrapy.http import Response
 from scrapy.utils.httpobj import urlparse_cached
 
 from .middlewares import _CrawlerMiddleware, is_robots_request, scheduled_url
 from .revisit import hours_setting
-from .setting_values import bool_setting, number_setting
+from .setting_values import bool_setting, number_setting, retry_exceptions
 
 log = logging.getLogger(__name__)
 
@@ -151,9 +150,7 @@ def download_errors(settings) -> tuple[type[BaseException], ...]:
     failed DNS lookup, a timeout...) and a download cancelled (over ``DOWNLOAD_MAXSIZE``)."""
     from twisted.internet.defer import CancelledError
 
-    loaded = tuple(load_object(e) if isinstance(e, str) else e
-                   for e in settings.getlist("RETRY_EXCEPTIONS"))
-    return (*loaded, CancelledError)
+    return (*retry_exceptions(settings), CancelledError)
 
 
 class RobotsFetchErrorFilter(logging.Filter):

@@ -58,3 +58,12 @@ def directory_setting(value: str | os.PathLike | None, name: str, default: str) 
     if not os.access(path, os.W_OK | os.X_OK):
         raise ValueError(f"{name}: the directory {str(path)!r} is not writable")
     return path
+
+
+def retry_exceptions(settings: Any) -> tuple[type[BaseException], ...]:
+    """The download errors Scrapy's retry middleware takes for passing (``RETRY_EXCEPTIONS``:
+    a refused connection, a failed DNS lookup, a timeout...), loaded."""
+    from scrapy.utils.misc import load_object
+
+    return tuple(load_object(e) if isinstance(e, str) else e
+                 for e in settings.getlist("RETRY_EXCEPTIONS"))

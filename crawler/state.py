@@ -142,10 +142,8 @@ class CrawlState:
         for name, load in loaders:
             path = directory / name
             if path.is_file():
-                try:
+                with _state_file(path):
                     load(json.loads(path.read_text(encoding="utf-8")))
-                except ValueError as err:   # json.JSONDecodeError is a ValueError too
-                    raise ValueError(f"{path}: {err}") from err
         exemplars = directory / "exemplars.json"
         if exemplars.is_file():
             with _state_file(exemplars):

@@ -381,16 +381,16 @@ def _drop_hidden(root: etree._Element) -> None:
 
 
 def _remove_keeping_tail(el: etree._Element) -> None:
-    """Remove ``el``; its tail joins the text before it.  A character reference to a control
-    character (``&#1;``) leaves one in the tree, which lxml refuses in an assigned string: it
-    becomes a space, as the raw control bytes do before parsing."""
+    """Remove ``el``; its tail joins the text before it.  (The tree holds no control character
+    lxml would refuse in an assigned string: :func:`_fromstring` makes them spaces, raw or as
+    a character reference.)"""
     parent = el.getparent()
     if el.tail:
         previous = el.getprevious()
         if previous is not None:
-            previous.tail = _CONTROL.sub(" ", (previous.tail or "") + el.tail)
+            previous.tail = (previous.tail or "") + el.tail
         else:
-            parent.text = _CONTROL.sub(" ", (parent.text or "") + el.tail)
+            parent.text = (parent.text or "") + el.tail
     parent.remove(el)
 
 

@@ -88,10 +88,10 @@ def normal_text(text: str) -> str:
     (``vol\u00adcano`` is ``volcano``).  ASCII text is returned as it is."""
     if text.isascii():
         return text
+    if _INVISIBLE_RE.search(text) is not None:      # first: "e\u00ad\u0301" is then é
+        text = text.translate(_INVISIBLE)
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)
-    if _INVISIBLE_RE.search(text) is not None:
-        text = text.translate(_INVISIBLE)
     return text
 
 _HAN = re.compile(f"[{HAN_CLASS}]")
@@ -287,7 +287,11 @@ def units(text: str, segment_han: bool = True, inner_terms: bool = True) -> list
     (the stray Han names of a page in another language, which need not load jieba).  Without
     Han characters one ``findall``; with them, Han runs alternate with Han-free stretches (no
     word run can cross a Han character)."""
-    text = normal_text(text)
+    return _units(normal_text(text), segment_han, inner_terms)
+
+
+def _units(text: str, segment_han: bool = True, inner_terms: bool = True) -> list[str]:
+    """:func:`units` of a text already read by :func:`normal_text`."""
     if _HAN.search(text) is None:
         return _WORD_NO_HAN.findall(text)
     out: list[str] = []
@@ -349,7 +353,7 @@ def key_info(text: str, segment_han: bool = True) -> tuple[Sequence[str], Iterab
     text = normal_text(text)
     if len(text) <= _CACHE_TEXT_CHARS and _HAN.search(text) is None:
         return _short_info(text)
-    found = units(text, segment_han)
+    found = _units(text, segment_han)
     return _keys_of(found), dict.fromkeys(found)
 
 
@@ -368,7 +372,7 @@ def tokenize(text: str, segment_han: bool | None = True) -> list[str]:
         return _keys_of(_WORD_NO_HAN.findall(text))
     if segment_han is None:
         segment_han = detect_script(text) == "zh"
-    return _keys_of(units(text, segment_han))
+    return _keys_of(_units(text, segment_han))
 
 
 def term_tokens(term: str) -> tuple[str, ...]:

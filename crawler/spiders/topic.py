@@ -23,7 +23,6 @@ import scrapy
 from scrapy import Request, signals
 from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import maybe_deferred_to_future
-from scrapy.utils.misc import load_object
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
@@ -43,7 +42,7 @@ from ..politeness import BACKOFF_HTTP_CODES, backoff_codes
 from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, hours_setting
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
-from ..setting_values import bool_setting, directory_setting, number_setting
+from ..setting_values import bool_setting, directory_setting, number_setting, retry_exceptions
 from ..sitemaps import MAX_URLS_PER_HOST, ListingBudget, best_scored, size_cap
 from ..state import CrawlState
 from ..traps import leads_elsewhere
@@ -163,8 +162,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         # what Scrapy's retry middleware counts as passing: statuses and download errors
         spider.transient_statuses = frozenset(int(c) for c in
                                               settings.getlist("RETRY_HTTP_CODES"))
-        spider.transient_errors = tuple(load_object(e) if isinstance(e, str) else e
-                                        for e in settings.getlist("RETRY_EXCEPTIONS"))
+        spider.transient_errors = retry_exceptions(settings)
         # "come back later": such an answer says nothing of the page (no feedback), whether
         # or not the host is backed off for it
         spider.later_statuses = frozenset(BACKOFF_HTTP_CODES) | backoff_codes(settings)
