@@ -1,5 +1,5 @@
 """Downloader middlewares: the crawl log's view of every fetch, the WARC archive's, the
-fetch-once guard and the crawl's scope."""
+fetch-once guard, the crawl's scope and redirects resolved as RFC 3986 says."""
 from __future__ import annotations
 
 import logging
@@ -7,8 +7,12 @@ from datetime import datetime, timezone
 from typing import NoReturn
 
 from scrapy import Request, signals
+from scrapy.downloadermiddlewares.redirect import RedirectMiddleware as ScrapyRedirectMiddleware
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
+from w3lib.url import safe_url_string
+
+from . import links
 
 from .journal import OUTPUTS_JOURNALED
 from .scope import host_name
@@ -305,3 +309,28 @@ class WarcMiddleware(_CrawlerMiddleware):
         elif response.status == 200 and maybe_html(response):
             request.meta["warc_raw"] = RawResponse.of(response)
         return response
+
+
+class RedirectMiddleware(ScrapyRedirectMiddleware):
+    """Scrapy's redirect handling with the ``Location`` resolved as links are
+    (:func:`crawler.links.join`, RFC 3986 §5.2): Scrapy's ``urljoin`` drops empty path segments
+    of a relative reference or its base (``a//b`` becomes ``a/b``; ``q`` on an archive's page
+    ``/web/2020/http://b.test/p`` becomes ``/web/2020/http:/b.test/q``), so the redirect went
+    to another URL than the server named."""
+
+    def process_response(self, request: Request, response: Response, spider=None):
+        result = super().process_response(request, response)
+        if not isinstance(result, Request) or result is request:
+            return result
+        location = safe_url_string(response.headers[b"Location"])
+        if location.startswith("//"):
+            location = request.url.partition(":")[0] + ":" + location
+        try:
+            target = links.join(request.url, location)
+        except ValueError:
+            return result
+        target, _, fragment = target.partition("#")
+        url, _, kept = result.url.partition("#")
+        if target == url:
+            return result
+        return result.replace(url=f"{target}#{fragment or kept}" if fragment or kept else target)

@@ -139,6 +139,9 @@ DOWNLOADER_MIDDLEWARES = {
     "crawler.middlewares.ScopeMiddleware": 55,
     # after Scrapy's RobotsTxtMiddleware (100), which has read the host's robots.txt by then
     "crawler.politeness.RobotsTxtPolicyMiddleware": 105,
+    # Scrapy's, with the Location resolved as RFC 3986 says (empty path segments kept)
+    "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,
+    "crawler.middlewares.RedirectMiddleware": 600,
 }
 SPIDER_MIDDLEWARES = {
     # next to the engine: a download is done with in the frontier's journal once the requests

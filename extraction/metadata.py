@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
+
+import langcodes
 
 from .chars import collapse
 from .document import Document
@@ -70,9 +73,9 @@ def detect_language(text: str, declared: str | None = None) -> str | None:
         return "ja" if kana > 0.1 * (han + kana) else "zh"
     words = _LATIN_WORD.findall(sample.lower())
     english = sum(map(_EN_STOP.__contains__, words)) / len(words) if words else 0.0
-    if declared:
-        code = declared.strip().lower().replace("_", "-").split("-")[0]
-        if re.fullmatch(r"[a-z]{2,3}", code) and code not in ("zh", "ja", "ko"):
+    code = declared_code(declared) if declared else None
+    if code:
+        if code not in ("zh", "ja", "ko"):
             # a template's lang attribute is often wrong: plainly English text (English
             # function words are a quarter of it; 1-5% in German, Dutch or French) is English
             return "en" if len(words) >= 50 and english > EN_OVER_DECLARED else code
@@ -82,6 +85,26 @@ def detect_language(text: str, declared: str | None = None) -> str | None:
 
 
 EN_OVER_DECLARED = 0.15   # [ours] English function-word share that overrides a declared language
+
+# ISO 639-2 codes that name no language: undetermined, no linguistic content, multiple, uncoded
+_NO_LANGUAGE = frozenset(("und", "zxx", "mul", "mis"))
+
+
+@lru_cache(maxsize=4096)
+def declared_code(declared: str) -> str | None:
+    """The language of a ``lang`` attribute or Content-Language value as an ISO 639 code, the
+    two-letter one where the language has one (``eng``, ``en-US`` and ``EN_gb`` are ``en``,
+    ``ger`` is ``de``, the withdrawn ``iw`` is ``he``, by ``langcodes``); None for a value that
+    is no language code or names no language (``und``, ``mul``)."""
+    code = declared.strip().lower().replace("_", "-").split("-")[0]
+    if not re.fullmatch(r"[a-z]{2,3}", code) or code in _NO_LANGUAGE:
+        return None
+    try:
+        language = langcodes.Language.get(code).language
+    except ValueError:
+        return code
+    # a two-letter code stays one (CLDR would turn ``tl`` into ``fil``)
+    return language if language and len(language) <= len(code) else code
 
 
 # schema.org types whose fields describe the page's own content

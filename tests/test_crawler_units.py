@@ -1302,3 +1302,30 @@ def test_a_damaged_state_file_is_named_in_the_error(tmp_path, name, data):
     (tmp_path / name).write_bytes(data)
     with pytest.raises(ValueError, match=f"{tmp_path / name}: "):
         CrawlState.open(tmp_path, topic)
+
+
+@pytest.mark.parametrize("base, location, expected", [
+    ("http://a.test/dir/page.html#top", "odd//kept.html", "http://a.test/dir/odd//kept.html#top"),
+    ("http://a.test/dir/page.html", "../a//b", "http://a.test/a//b"),
+    ("http://a.test/web/2020/http://b.test/p", "q", "http://a.test/web/2020/http://b.test/q"),
+    ("http://a.test/dir/page.html", "//c.test/x//y#frag", "http://c.test/x//y#frag"),
+    ("http://a.test/dir/page.html#top", "plain.html", "http://a.test/dir/plain.html#top"),
+])
+def test_a_redirect_goes_where_its_location_says_empty_path_segments_included(base, location,
+                                                                                expected):
+    """Scrapy's RedirectMiddleware resolves ``Location`` with ``urljoin``, which drops empty
+    path segments of a relative reference or its base (CPython gh-84774): ``odd//kept.html``
+    was requested as ``odd/kept.html``, ``q`` on an archive's page as ``http:/b.test/q``."""
+    from scrapy.http import Response
+    from scrapy.utils.test import get_crawler
+
+    from crawler.middlewares import RedirectMiddleware
+
+    crawler = get_crawler()
+    middleware = RedirectMiddleware.from_crawler(crawler)
+    request = Request(base)
+    response = Response(request.url, status=302, headers={"Location": location})
+    redirected = middleware.process_response(request, response)
+    assert isinstance(redirected, Request) and redirected.url == expected
+    assert redirected.meta["redirect_urls"] == [request.url]
+    assert middleware.process_response(request, Response(request.url, status=200)).status == 200

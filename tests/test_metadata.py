@@ -1,6 +1,8 @@
 """Page metadata (extraction/metadata.py): meta tags and Open Graph first, JSON-LD for the rest."""
 import json
 
+import pytest
+
 from extraction import extract
 
 ARTICLE = "<p>" + "A sentence of the article, with some words. " * 20 + "</p>"
@@ -62,6 +64,19 @@ def test_a_wrong_lang_attribute_does_not_make_english_text_german():
     assert extract(f'<html lang="de"><body>{english}</body></html>').language == "en"
     assert extract(f'<html lang="de"><body>{german}</body></html>').language == "de"
     assert extract(f'<html lang="en"><body>{german}</body></html>').language == "en"   # declared
+
+
+@pytest.mark.parametrize("declared, expected", [
+    ("ger", "de"), ("deu", "de"), ("de-AT", "de"), ("DE_at", "de"), ("iw", "he"),
+    ("ast", "ast"), ("tl", "tl"), ("und", None), ("mul", None), ("d3", None), ("", None)])
+def test_a_declared_language_is_given_as_its_iso_639_1_code_where_it_has_one(declared,
+                                                                               expected):
+    """Found in the notes: ``lang="ger"`` gave ``ger`` where a two-letter page gives ``de``,
+    so a downstream filter on ``language == "de"`` lost it; ``und`` was taken for a language."""
+    german = "<p>" + "Der Stadtrat hat gestern den Haushalt nach langer Debatte beschlossen. " * 10
+    assert extract(f'<html lang="{declared}"><body>{german}</body></html>').language == expected
+    chinese = "<p>" + "中国足球队昨天在北京进行了训练。" * 10
+    assert extract(f'<html lang="chi"><body>{chinese}</body></html>').language == "zh"
 
 
 def test_json_ld_nested_too_deeply_is_skipped_and_the_text_kept():
