@@ -5,11 +5,16 @@ import argparse
 import json
 import logging
 import sys
+from collections import Counter
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Iterator
 
 from . import extract
 from .evaluation import TOKENIZERS, evaluate_files
 from .methods import METHOD_NAMES, canonical
+from .warc_input import WARC_SUFFIXES, WarcPages, is_warc
 
 log = logging.getLogger("extraction")
 
@@ -19,6 +24,16 @@ def _method(name: str) -> str:
         return canonical(name)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from err
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value!r}")
+    return number
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
@@ -61,35 +76,120 @@ def _sibling_map(folder: Path) -> dict[str, list[Path]]:
     return out
 
 
+@dataclass(frozen=True)
+class _Job:
+    """One page of a batch: read by the main process, extracted by a worker."""
+    key: str
+    body: bytes
+    url: str | None = None
+    content_type: str | None = None
+    siblings: tuple[bytes, ...] = ()
+    fields: tuple[tuple[str, str | None], ...] = ()   # written before the text (WARC pages)
+
+
+def _folder_jobs(folder: Path, files: list[Path]) -> Iterator[_Job]:
+    siblings = _sibling_map(folder)
+    for path in files:
+        try:
+            body = path.read_bytes()
+            sibs = tuple(p.read_bytes() for p in siblings.get(path.stem, []) if p.is_file())
+        except OSError as err:
+            log.warning("%s: cannot read: %s", path, err.strerror)
+            body, sibs = b"", ()
+        yield _Job(path.stem, body, siblings=sibs)
+
+
+def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
+    for source in sources:
+        for page in source:
+            yield _Job(page.record_id, page.body, page.url, page.content_type,
+                       fields=(("url", page.url), ("warc_date", page.date)))
+
+
+def _extract_row(job: _Job, method: str, with_reason: bool, full: bool) -> tuple[dict, bool]:
+    """The output row of one page and whether its text is empty (never raises)."""
+    try:
+        result = extract(job.body, job.url, method=method, siblings=job.siblings,
+                         content_type=job.content_type)
+        text, reason = result.text, result.reason
+    except Exception as err:  # noqa: BLE001 - never abort a batch on one page
+        result, text, reason = None, "", f"failed: {err!r}"
+    row: dict = {"id": job.key, **dict(job.fields)}
+    if full and result is not None:
+        row.update((k, v) for k, v in result.to_dict().items() if k not in row)
+    else:
+        row["text"] = text
+        if job.fields and result is not None:
+            row.update(title=result.title, language=result.language)
+    if with_reason and reason:
+        row["reason"] = reason
+    return row, not text
+
+
+def _batches(jobs: Iterator[_Job], size: int) -> Iterator[list[_Job]]:
+    batch: list[_Job] = []
+    for job in jobs:
+        batch.append(job)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 def cmd_batch(args: argparse.Namespace) -> int:
+    from multiprocessing import get_context
+
     from tqdm import tqdm
 
-    folder = Path(args.input)
-    files = sorted(folder.glob("*.html"))
-    if not files:
-        print(f"{folder}: no *.html files", file=sys.stderr)
+    source = Path(args.input)
+    warcs: list[WarcPages] = []
+    if source.is_dir():
+        files = sorted(source.glob("*.html"))
+        if not files:
+            warcs = [WarcPages(p) for p in sorted(source.iterdir()) if is_warc(p)]
+        if not files and not warcs:
+            print(f"{source}: no *.html or WARC files", file=sys.stderr)
+            return 1
+    elif source.is_file() and is_warc(source):
+        warcs = [WarcPages(source)]
+    else:
+        print(f"{source}: not a folder of *.html files nor a WARC file ({', '.join(WARC_SUFFIXES)})",
+              file=sys.stderr)
         return 1
-    siblings = _sibling_map(folder)
+    jobs = _warc_jobs(warcs) if warcs else _folder_jobs(source, files)
+    total = None if warcs else len(files)
+    work = partial(_extract_row, method=args.method, with_reason=args.with_reason,
+                   full=args.full)
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
-    failed = 0
-    with open(out, "w", encoding="utf-8") as handle:
-        for path in tqdm(files, desc=f"extract ({args.method})", unit="page",
-                         disable=args.quiet or len(files) < 20):
-            try:
-                sibs = [p.read_bytes() for p in siblings.get(path.stem, []) if p.is_file()]
-                result = extract(path.read_bytes(), method=args.method, siblings=sibs)
-                text, reason = result.text, result.reason
-            except Exception as err:  # never abort a batch on one page
-                text, reason = "", f"failed: {err!r}"
-            if not text:
-                failed += 1
-                log.warning("%s: empty text (%s)", path.name, reason)
-            row = {"id": path.stem, "text": text}
-            if args.with_reason and reason:
-                row["reason"] = reason
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"{len(files)} pages -> {out} ({failed} empty)", file=sys.stderr)
+    pages = empty = 0
+    pool = get_context("spawn").Pool(args.workers) if args.workers > 1 else None
+    try:
+        with open(out, "w", encoding="utf-8") as handle, \
+                tqdm(total=total, desc=f"extract ({args.method})", unit="page",
+                     disable=args.quiet or (total is not None and total < 20)) as progress:
+            # bounded windows, in input order: a large archive is never held in memory whole
+            for batch in _batches(jobs, 64 * max(1, args.workers)):
+                rows = pool.map(work, batch, chunksize=4) if pool else map(work, batch)
+                for row, is_empty in rows:
+                    if is_empty:
+                        empty += 1
+                        log.warning("%s: empty text (%s)", row["id"], row.get("reason", ""))
+                    handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+                pages += len(batch)
+                progress.update(len(batch))
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    summary = f"{pages} pages -> {out} ({empty} empty)"
+    skipped = sum((w.skipped for w in warcs), Counter())
+    if warcs:
+        records = sum(w.records for w in warcs)
+        summary += (f"; {records} WARC records, skipped: "
+                    + (", ".join(f"{n} {why}" for why, n in skipped.most_common()) or "none"))
+    print(summary, file=sys.stderr)
     return 0
 
 
@@ -130,10 +230,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.set_defaults(func=cmd_extract)
 
-    p = sub.add_parser("batch", help="extract every *.html of a folder into a JSONL file")
-    p.add_argument("--input", required=True)
+    p = sub.add_parser("batch", help="extract every page of a folder or WARC archive into JSONL")
+    p.add_argument("--input", required=True,
+                   help="a folder of *.html files, a WARC file (.warc, .warc.gz) or a folder "
+                        "of WARC files")
     p.add_argument("--output", required=True)
     p.add_argument("--method", type=_method, default="auto")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes extracting in parallel (default 1)")
+    p.add_argument("--full", action="store_true",
+                   help="write the whole result (title, metadata, language, ...) per page")
     p.add_argument("--with-reason", action="store_true", help="add the reason of empty results")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_batch)

@@ -53,6 +53,89 @@ def test_batch_never_aborts_on_a_bad_page(tmp_path):
     assert "harvesting the tides" in rows["good"] and rows["binary"] == rows["empty"] == ""
 
 
+def _warc(path: Path, records: list[tuple[str, str, list, bytes]], truncate: int = 0) -> None:
+    """A gzip WARC of ``(url, status line, HTTP headers, body)`` response records, a request
+    record before each; ``truncate`` cuts that many bytes off the end."""
+    import io
+
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    buf = io.BytesIO()
+    writer = WARCWriter(buf, gzip=True)
+    for url, status, headers, body in records:
+        writer.write_record(writer.create_warc_record(
+            url, "request", payload=io.BytesIO(b""),
+            http_headers=StatusAndHeaders(f"GET {url} HTTP/1.1", [], is_http_request=True)))
+        http = StatusAndHeaders(status, headers, protocol="HTTP/1.1")
+        writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(body),
+                                                      http_headers=http))
+    data = buf.getvalue()
+    path.write_bytes(data[:len(data) - truncate] if truncate else data)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_batch_reads_the_html_pages_of_a_warc_archive(tmp_path, capsys, workers):
+    """``batch --input FILE.warc.gz``: the 200 HTML responses (gzip content encoding and
+    chunked transfer decoded, the HTTP charset used), in archive order, with URL, title and
+    language; the other records counted by reason."""
+    import gzip
+
+    article = (PAGES / "article-en.html").read_bytes()
+    gbk = (PAGES / "article-zh-gbk.html").read_bytes()
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(article), article)
+    html = ("Content-Type", "text/html")
+    _warc(tmp_path / "crawl.warc.gz", [
+        ("http://a.test/zh", "200 OK", [("Content-Type", "text/html; charset=gbk")], gbk),
+        ("http://a.test/gz", "200 OK", [html, ("Content-Encoding", "gzip")],
+         gzip.compress(article)),
+        ("http://a.test/chunked", "200 OK", [html, ("Transfer-Encoding", "chunked")], chunked),
+        ("http://a.test/missing", "404 Not Found", [html], b"<p>gone</p>"),
+        ("http://a.test/moved", "301 Moved", [("Location", "/zh")], b""),
+        ("http://a.test/doc.pdf", "200 OK", [("Content-Type", "application/pdf")], b"%PDF-1.4"),
+        ("http://a.test/binary", "200 OK", [html], b"\x00\x01\x02\xff" * 500),
+    ])
+    out = tmp_path / "out" / "pages.jsonl"
+    assert main(["batch", "--input", str(tmp_path / "crawl.warc.gz"), "--output", str(out),
+                 "--quiet", "--workers", str(workers)]) == 0
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["url"] for r in rows] == ["http://a.test/zh", "http://a.test/gz",
+                                        "http://a.test/chunked", "http://a.test/binary"]
+    zh, gz, chunk, binary = rows
+    assert "三峡" in zh["text"] and zh["language"] == "zh" and zh["id"].startswith("<urn:uuid:")
+    assert "harvesting the tides" in gz["text"] and gz["text"] == chunk["text"]
+    assert gz["title"] and gz["language"] == "en" and gz["warc_date"]
+    assert binary["text"] == ""
+    err = capsys.readouterr().err
+    assert "4 pages" in err and "1 empty" in err and "14 WARC records" in err
+    assert "7 request" in err and "1 status 404" in err and "1 status 301" in err
+    assert "1 not HTML" in err
+
+
+def test_batch_keeps_the_pages_before_the_damage_of_a_truncated_warc(tmp_path, capsys):
+    article = (PAGES / "article-en.html").read_bytes()
+    records = [(f"http://a.test/{k}", "200 OK", [("Content-Type", "text/html")], article)
+               for k in range(3)]
+    _warc(tmp_path / "cut.warc.gz", records, truncate=200)
+    out = tmp_path / "pages.jsonl"
+    assert main(["batch", "--input", str(tmp_path), "--output", str(out), "--quiet",
+                 "--full"]) == 0
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["url"] for r in rows] == ["http://a.test/0", "http://a.test/1"]
+    assert all("harvesting the tides" in r["text"] and r["metadata"] for r in rows)
+    assert "1 truncated" in capsys.readouterr().err
+
+
+def test_batch_refuses_an_input_it_cannot_read(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("x")
+    assert main(["batch", "--input", str(tmp_path), "--output", str(tmp_path / "o.jsonl")]) == 1
+    assert main(["batch", "--input", str(tmp_path / "notes.txt"),
+                 "--output", str(tmp_path / "o.jsonl")]) == 1
+    assert "no *.html or WARC files" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["batch", "--input", str(tmp_path), "--output", "o.jsonl", "--workers", "0"])
+
+
 def test_module_entry_point_runs():
     out = subprocess.run([sys.executable, "-m", "extraction", "extract", "--method", "e1",
                           str(PAGES / "article-en.html")], capture_output=True, text=True,

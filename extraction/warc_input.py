@@ -1,0 +1,107 @@
+"""HTML pages read from WARC archives (a crawl's ``CORPUS_WARC``, Common Crawl, wget, Heritrix),
+for ``python -m extraction batch --input FILE.warc.gz``.
+
+A page is a ``response`` record with status 200 (or a ``resource`` record) whose HTTP
+Content-Type names HTML, or that has none and starts like markup; its body is given decoded
+(chunked transfer and gzip / deflate / brotli content encodings, by ``warcio``).  Everything
+else (a record the archive's end cuts short included) is counted in :attr:`WarcPages.skipped`
+by reason, never raised.
+"""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.exceptions import ArchiveLoadFailed
+
+log = logging.getLogger(__name__)
+
+MAX_PAGE_BYTES = 32 << 20   # [ours] a larger record body is skipped, not read into memory
+WARC_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
+
+
+@dataclass(frozen=True)
+class WarcPage:
+    record_id: str
+    url: str | None
+    date: str | None
+    content_type: str | None
+    body: bytes
+
+
+def is_warc(path: Path) -> bool:
+    return path.name.lower().endswith(WARC_SUFFIXES)
+
+
+def _html_type(content_type: str | None, body_start: bytes) -> bool:
+    if content_type:
+        ctype = content_type.lower()
+        return "html" in ctype
+    return body_start.lstrip()[:1] == b"<"
+
+
+class WarcPages:
+    """The HTML pages of one WARC file, in file order; ``skipped`` counts the other records
+    (``request``, ``warcinfo``, a ``status 404``, ``not HTML``, ``too large``, ...)."""
+
+    def __init__(self, path: str | Path, max_bytes: int = MAX_PAGE_BYTES):
+        self.path = Path(path)
+        self.max_bytes = max_bytes
+        self.skipped: Counter = Counter()
+        self.records = 0
+
+    def __iter__(self) -> Iterator[WarcPage]:
+        with open(self.path, "rb") as stream:
+            try:
+                for record in ArchiveIterator(stream, arc2warc=True):
+                    self.records += 1
+                    page = self._page(record)
+                    if page is not None:
+                        yield page
+            except (ArchiveLoadFailed, OSError, EOFError, ValueError) as err:
+                # a truncated or damaged archive: the pages before the damage are kept
+                log.warning("%s: unreadable after %d records: %s", self.path, self.records, err)
+                self.skipped["archive damaged"] += 1
+
+    def _page(self, record) -> WarcPage | None:
+        kind = record.rec_type
+        if kind not in ("response", "resource"):
+            self.skipped[kind or "unknown record"] += 1
+            return None
+        headers = record.http_headers
+        if kind == "response":
+            if headers is None:
+                self.skipped["response without HTTP headers"] += 1
+                return None
+            status = headers.get_statuscode()
+            if status != "200":
+                self.skipped[f"status {status}"] += 1
+                return None
+            content_type = headers.get_header("Content-Type")
+        else:
+            content_type = record.rec_headers.get_header("Content-Type")
+        try:
+            body = record.content_stream().read(self.max_bytes + 1)
+        except Exception as err:  # noqa: BLE001 - any decoding failure of one record
+            log.info("%s: record %s unreadable: %r", self.path,
+                     record.rec_headers.get_header("WARC-Record-ID"), err)
+            self.skipped["body unreadable"] += 1
+            return None
+        if len(body) > self.max_bytes:
+            self.skipped["too large"] += 1
+            return None
+        if getattr(record.raw_stream, "limit", 0) > 0:
+            # the archive ended inside the record: its page would be written cut short
+            self.skipped["truncated"] += 1
+            return None
+        if not _html_type(content_type, body[:1024]):
+            self.skipped["not HTML"] += 1
+            return None
+        rec = record.rec_headers
+        return WarcPage(record_id=rec.get_header("WARC-Record-ID") or f"#{self.records}",
+                        url=rec.get_header("WARC-Target-URI"), date=rec.get_header("WARC-Date"),
+                        content_type=content_type, body=body)
