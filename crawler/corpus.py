@@ -92,23 +92,31 @@ class ShardWriter:
         self.compress = compress = compression(compress)
         plain, packed = ("jsonl", last_line_end), ("jsonl.gz", gzip_members_length)
         mine, other = (packed, plain) if compress else (plain, packed)
-        # opening the other mode's files publishes a shard a killed crawl left in that mode
-        PublishedFiles(directory, "part", *other)
+        # opening the other mode's files publishes a shard a killed crawl left in that mode;
+        # numbering goes on after both modes' shards (the shards' order is the write order)
+        earlier = PublishedFiles(directory, "part", *other)
         self.files = PublishedFiles(directory, "part", *mine)
+        self.files.number = max(self.files.number, earlier.number)
         self.directory = self.files.directory
         self.docs_per_shard = max(1, docs_per_shard)
         self._count = 0
         self.written = 0
 
     def write(self, record: dict[str, Any]) -> None:
-        line = json_line(record)
+        """Append one document; an ``OSError`` (a full disk) leaves the shard cut back to its
+        last complete line and published, and is raised."""
+        data = json_line(record).encode("utf-8")
         if self.compress:
-            handle = self.files.handle or self.files.open(mode="wb")
-            handle.write(gzip.compress(line.encode("utf-8"), compresslevel=6, mtime=0))
-        else:
-            handle = self.files.handle or self.files.open(mode="w", encoding="utf-8")
-            handle.write(line)
-        handle.flush()
+            data = gzip.compress(data, compresslevel=6, mtime=0)
+        handle = self.files.handle or self.files.open(mode="wb")
+        try:
+            handle.write(data)
+            handle.flush()
+        except OSError:
+            self._count = 0
+            self.files.abandon()
+            raise
+        self.files.commit()
         self._count += 1
         self.written += 1
         if self._count >= self.docs_per_shard:

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from .jsonl import json_line
+from .jsonl import ends_mid_line, json_line
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,10 @@ class CrawlLog:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        cut = ends_mid_line(self.path)
         self._handle = open(self.path, "a", encoding="utf-8")
+        if cut:         # a line cut by a kill or a full disk stays alone, unreadable
+            self._handle.write("\n")
         self._next_seq = 0
         self._next_write = 0
         self._pending: dict[int, dict[str, Any] | None] = {}

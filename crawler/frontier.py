@@ -27,6 +27,7 @@ from scrapy.pqueues import ScrapyPriorityQueue
 from scrapy.utils.job import job_dir
 
 from .journal import OUTPUTS_JOURNALED, Entry, queue_line, replay
+from .jsonl import ends_mid_line
 from .link_scoring import PRIORITY_LEVELS, priority_of
 from .politeness import slot_full
 from .setting_values import number_setting
@@ -44,16 +45,6 @@ DONE_DELAY = 2.0
 # request meta keys of requests that may fetch an already fetched URL again
 MAY_FETCH_AGAIN = ("dont_obey_robotstxt", "retry_times", "redirect_times", "revisit",
                    "retry_failed")
-
-
-def _ends_mid_line(path: Path) -> bool:
-    """The file exists, is not empty and does not end with a newline."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(-1, 2)
-            return f.read(1) != b"\n"
-    except OSError:          # missing or empty
-        return False
 
 
 class PriorityDupeFilter(BaseDupeFilter):
@@ -92,7 +83,7 @@ class PriorityDupeFilter(BaseDupeFilter):
                 if stats is not None:
                     stats.set_value("frontier/recovered_after_kill", len(self.recovered))
             # a line cut by the kill stays alone
-            self._header = ("\n" if _ends_mid_line(self.path) else "") + \
+            self._header = ("\n" if ends_mid_line(self.path) else "") + \
                 ("K\n" if killed else "R\n")
         self.resumed = bool(self.fetched or self.best)   # JOBDIR held earlier runs' URLs
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 # a lone surrogate (from a page's "\ud800" JSON-LD escape, say) cannot be encoded as UTF-8
@@ -16,3 +17,14 @@ def json_line(obj: Any) -> str:
     if _SURROGATE.search(line):
         line = _SURROGATE.sub("\ufffd", line)
     return line + "\n"
+
+
+def ends_mid_line(path: str | Path) -> bool:
+    """The file exists, is not empty and does not end with a newline (a line cut by a kill
+    or a full disk: what is appended next must start a line of its own)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(-1, 2)
+            return f.read(1) != b"\n"
+    except OSError:          # missing or empty
+        return False

@@ -14,6 +14,7 @@ from w3lib.url import safe_url_string
 
 from . import links
 
+from .extensions import end_crawl
 from .journal import OUTPUTS_JOURNALED
 from .scope import host_name
 from .warc import RawResponse
@@ -54,13 +55,23 @@ def scheduled_url(request: Request) -> str:
     return (request.meta.get("redirect_urls") or [request.url])[0]
 
 
+def redirect_target(url: str, location: bytes) -> str:
+    """Where a redirect from ``url`` goes: its ``Location`` made a safe URL as Scrapy does
+    (UTF-8 bytes percent-encoded) and resolved as RFC 3986 says (:func:`crawler.links.join`,
+    empty path segments kept).  ValueError for a malformed one."""
+    target = safe_url_string(location)
+    if target.startswith("//"):
+        target = url.partition(":")[0] + ":" + target
+    return links.join(url, target)
+
+
 def _entry(request: Request, **fields) -> dict:
     meta = request.meta
     scheduled = scheduled_url(request)
     entry = {"url": scheduled, "final_url": request.url, "status": None,
              "depth": meta.get("depth", 0), "parent": meta.get("parent"),
              "score": meta.get("link_score"), "components": meta.get("link_components"),
-             "relevance": None, "accepted": False, "fetched_at": now_iso()}
+             "relevance": None, "on_topic": None, "accepted": False, "fetched_at": now_iso()}
     if is_robots_request(request):
         entry["robots"] = True
     entry.update(fields)
@@ -152,8 +163,8 @@ class FetchLogMiddleware(_CrawlerMiddleware):
         if 300 <= response.status < 400:
             location = response.headers.get(b"Location")
             if location:
-                try:
-                    entry["final_url"] = response.urljoin(location.decode("latin-1"))
+                try:                    # the URL the redirect goes to (RedirectMiddleware)
+                    entry["final_url"] = redirect_target(request.url, location)
                 except ValueError:      # "http://[::1": logged as it came, the redirect fails
                     entry["final_url"] = location.decode("latin-1")
         seq = crawl_log.open_entry(entry, done)
@@ -299,12 +310,21 @@ class WarcMiddleware(_CrawlerMiddleware):
     ``written`` an HTML page's raw response waits in ``meta["warc_raw"]`` for the corpus
     writer, which archives it if the page is written."""
 
+    _failed = False
+
     def process_response(self, request: Request, response: Response, spider=None):
         archive = getattr(self.crawler.spider, "warc", None)
-        if archive is None:
+        if archive is None or self._failed:
             return response
         if archive.mode == "all":
-            request.meta["warc"] = archive.write(RawResponse.of(response)).to_dict()
+            try:
+                request.meta["warc"] = archive.write(RawResponse.of(response)).to_dict()
+            except OSError as err:  # a full disk: the crawl ends rather than lose responses
+                self._failed = True
+                self.crawler.stats.inc_value("warc/write_errors")
+                end_crawl(self.crawler, f"WARC write failed: {err}", "WARC write failed",
+                          logging.ERROR)
+                return response
             self.crawler.stats.inc_value("warc/records")
         elif response.status == 200 and maybe_html(response):
             request.meta["warc_raw"] = RawResponse.of(response)
@@ -322,11 +342,8 @@ class RedirectMiddleware(ScrapyRedirectMiddleware):
         result = super().process_response(request, response)
         if not isinstance(result, Request) or result is request:
             return result
-        location = safe_url_string(response.headers[b"Location"])
-        if location.startswith("//"):
-            location = request.url.partition(":")[0] + ":" + location
         try:
-            target = links.join(request.url, location)
+            target = redirect_target(request.url, response.headers[b"Location"])
         except ValueError:
             return result
         target, _, fragment = target.partition("#")

@@ -234,8 +234,8 @@ class CorpusWriterPipeline(_StatePipeline):
                 record = item.document()
                 record["topic"] = self.state.topic.name
                 record["content_sha1"] = text_sha1(record["text"])
-                self._archive(item, record)
                 try:
+                    self._archive(item, record)
                     self.writer.write(record)
                 except OSError as err:      # disk full, permissions: stop, lose nothing more
                     self._write_failed(item, err)

@@ -32,6 +32,7 @@ class PublishedFiles:
         self.complete_length = complete_length
         self.recover()
         self.handle: IO | None = None
+        self.committed = 0          # bytes of the open file that end with a complete unit
         self.number = self._next_number()
 
     def name(self, number: int) -> str:
@@ -67,7 +68,38 @@ class PublishedFiles:
     def open(self, **kwargs: Any) -> IO:
         """Open the next file under its temporary name (``kwargs`` as for :func:`open`)."""
         self.handle = open(self._temp_path(self.number), **kwargs)
+        self.committed = 0
         return self.handle
+
+    def commit(self) -> None:
+        """The open file ends with a complete unit now (call it after each unit written)."""
+        self.committed = self.handle.tell()
+
+    def abandon(self) -> Path | None:
+        """After a failed write (a full disk): close the open file, cut it back to its last
+        complete unit (:meth:`commit`) and publish it, or remove it when it holds none, so
+        that no torn unit is ever published.  Never raises; returns the published path."""
+        handle, self.handle = self.handle, None
+        if handle is None:
+            return None
+        temp = self._temp_path(self.number)
+        try:
+            handle.close()          # its flush may fail again: what it held is cut below
+        except (OSError, ValueError):
+            pass
+        try:
+            if self.committed == 0:
+                temp.unlink(missing_ok=True)
+                return None
+            os.truncate(temp, self.committed)
+            number, self.number = self.number, self.number + 1
+            final = self.directory / self.name(number)
+            os.replace(temp, final)
+            return final
+        except OSError as err:      # left as a temporary file: the next start recovers it
+            log.error("%s: cannot cut back to its last complete unit: %s", temp, err)
+            self.number += 1
+            return None
 
     def publish(self) -> Path | None:
         """Close the open file and give it its final name (None when none is open)."""

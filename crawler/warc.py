@@ -48,6 +48,18 @@ def warc_mode(value: Any) -> str | None:
     return text
 
 
+class _ReceivedHeaders(StatusAndHeaders):
+    """HTTP headers written back byte for byte: their values were decoded as latin-1 from the
+    bytes received, and warcio's ``to_ascii_bytes`` would percent-encode a non-ASCII value as
+    UTF-8 (a raw UTF-8 ``Location`` became ``http%3A//x.test/caf%C3%83%C2%A9``)."""
+
+    def to_ascii_bytes(self, filter_func=None) -> bytes:
+        try:
+            return self.to_str(filter_func).encode("latin-1") + b"\r\n"
+        except UnicodeEncodeError:
+            return super().to_ascii_bytes(filter_func)
+
+
 @dataclass(frozen=True, slots=True)
 class RawResponse:
     """One HTTP response as received, ready to be archived."""
@@ -76,7 +88,7 @@ class RawResponse:
         kept = [(k, v) for k, v in self.headers if k.lower() not in _DROPPED]
         kept.append(("Content-Length", str(len(self.body))))
         reason = REASONS.get(self.status, "")
-        return StatusAndHeaders(f"{self.status} {reason}".strip(), kept,
+        return _ReceivedHeaders(f"{self.status} {reason}".strip(), kept,
                                 protocol=self.protocol)
 
 
@@ -115,20 +127,28 @@ class WarcArchive:
             self.files.name(self.files.number), info))
 
     def write(self, raw: RawResponse) -> WarcLocation:
-        """Append a ``response`` record of ``raw`` (flushed at once)."""
-        if self.files.handle is None:
-            self._open()
-        writer, handle = self._writer, self.files.handle
-        offset = handle.tell()
+        """Append a ``response`` record of ``raw`` (flushed at once).  An ``OSError`` (a full
+        disk) leaves the file cut back to its last complete record and published, and is
+        raised."""
         date = raw.fetched_at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         headers = {"WARC-Date": date}
         if raw.ip_address:
             headers["WARC-IP-Address"] = raw.ip_address
-        record = writer.create_warc_record(raw.url, "response", payload=io.BytesIO(raw.body),
-                                           length=len(raw.body), warc_headers_dict=headers,
-                                           http_headers=raw.http_headers())
-        writer.write_record(record)
-        handle.flush()
+        try:
+            if self.files.handle is None:
+                self._open()        # its warcinfo record and the first response: one unit
+            writer, handle = self._writer, self.files.handle
+            offset = handle.tell()
+            record = writer.create_warc_record(
+                raw.url, "response", payload=io.BytesIO(raw.body), length=len(raw.body),
+                warc_headers_dict=headers, http_headers=raw.http_headers())
+            writer.write_record(record)
+            handle.flush()
+        except OSError:             # a full disk: no torn record is ever published
+            self._writer = None
+            self.files.abandon()
+            raise
+        self.files.commit()
         self.records += 1
         location = WarcLocation(self.files.name(self.files.number), offset,
                                 record.rec_headers.get_header("WARC-Record-ID"))

@@ -168,8 +168,8 @@ cdef int _add_counts(Counts* k, RunState* st) except -1:
 
 
 cdef object _text_run(xmlNode* c, const unsigned char[::1] lut, Counts* counts):
-    """lxml's ``.text``/``.tail`` starting at ``c``, or None when it is empty or all space;
-    a run's counts go to ``counts``."""
+    """lxml's ``.text``/``.tail`` starting at ``c``, None when it is empty, "" when it is all
+    space; a run's counts go to ``counts`` (not for an all-space run)."""
     cdef xmlNode* first = NULL
     cdef xmlNode* cur = c
     cdef int pieces = 0
@@ -190,8 +190,10 @@ cdef object _text_run(xmlNode* c, const unsigned char[::1] lut, Counts* counts):
                         break
                     s += 1
         cur = cur.next
-    if first == NULL or not (solid or other):
+    if first == NULL:
         return None
+    if not (solid or other):
+        return ""
     cdef object text
     if pieces == 1:
         text = _decode(first.content)
@@ -204,7 +206,7 @@ cdef object _text_run(xmlNode* c, const unsigned char[::1] lut, Counts* counts):
             cur = cur.next
         text = "".join(parts)
     if not solid and text.isspace():
-        return None
+        return ""
     cdef RunState st
     st.prev_gap, st.prev_dot = True, False
     st.solid = st.words = st.punct = st.ends = st.stops = st.nbsp = st.dots = 0
@@ -268,6 +270,8 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
     cdef int* flag_stack = NULL
     cdef Py_ssize_t depth = 0, stack_cap = 0
     cdef int line_no = 0, cell_no = 0, links = 0, cur = -1, i, code, flags
+    # an all-space run makes no row: the next run starts with one space (``_walk_python``)
+    cdef bint space = False
     cdef xmlNode* c = root._c_node
     cdef xmlNode* top = c
     cdef xmlNode* nxt
@@ -333,8 +337,12 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
                     links += 1
                 text = _text_run(c.children, lut, &counts)
                 if text is not None:
-                    _add_text(&t, text, i, <int> depth, line_no, cell_no, links, i + 2,
-                              elements, texts, names)
+                    if not text:
+                        space = True
+                    else:
+                        _add_text(&t, " " + text if space else text, i, <int> depth, line_no,
+                                  cell_no, links, i + 2, elements, texts, names)
+                        space = False
                 nxt = _next_element_like(c.children)
                 if nxt != NULL:
                     c = nxt
@@ -356,8 +364,13 @@ def walk(cetree._Element root, dict codes, object intern, frozenset block, froze
                 if cur >= 0:
                     text = _text_run(c.next, lut, &counts)
                     if text is not None:
-                        _add_text(&t, text, cur, <int> depth, line_no, cell_no, links,
-                                  <int> t.n + 1, elements, texts, names)
+                        if not text:
+                            space = True
+                        else:
+                            _add_text(&t, " " + text if space else text, cur, <int> depth,
+                                      line_no, cell_no, links, <int> t.n + 1, elements, texts,
+                                      names)
+                            space = False
                 nxt = _next_element_like(c.next)
                 if nxt != NULL:
                     c = nxt

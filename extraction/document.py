@@ -415,6 +415,9 @@ def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
     push, pop = stack.append, stack.pop
     links = line_no = cell_no = 0
     cur = -1  # current parent element id
+    # a run of only whitespace makes no row; the next run starts with one space instead, so
+    # that ``<b>quick</b> <i>brown</i>`` reads "quick brown", not "quickbrown"
+    space = False
     for event, el in etree.iterwalk(root, events=("start", "end")):
         name = el.tag
         if event == "start":
@@ -438,9 +441,13 @@ def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
             if code == _A:
                 links += 1
             text = el.text
-            if text and not text.isspace():
-                add_row((TEXT, 0, i, len(stack), line_no, cell_no, links, i + 2))
-                add_el(None); add_text(text); add_name("#text")
+            if text:
+                if text.isspace():
+                    space = True
+                else:
+                    add_row((TEXT, 0, i, len(stack), line_no, cell_no, links, i + 2))
+                    add_el(None); add_text(" " + text if space else text); add_name("#text")
+                    space = False
         else:
             if name.__class__ is str:
                 i = pop()
@@ -451,9 +458,14 @@ def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,
                 if name in block:
                     line_no += 1
             tail = el.tail
-            if tail and cur >= 0 and not tail.isspace():
-                add_row((TEXT, 0, cur, len(stack), line_no, cell_no, links, len(elements) + 1))
-                add_el(None); add_text(tail); add_name("#text")
+            if tail and cur >= 0:
+                if tail.isspace():
+                    space = True
+                else:
+                    add_row((TEXT, 0, cur, len(stack), line_no, cell_no, links,
+                             len(elements) + 1))
+                    add_el(None); add_text(" " + tail if space else tail); add_name("#text")
+                    space = False
     return rows, elements, texts, names, hints, None
 
 

@@ -130,10 +130,12 @@ def test_crawl_log_has_every_response_once_in_order(full_crawl):
     assert statuses[404] >= 1 and statuses[301] >= 1
     urls = [r["url"] for r in rows]
     assert len(urls) == len(set(urls))                     # nothing fetched twice
-    for r in rows:
+    for r in _log(tmp):                                    # robots.txt lines included
         for key in ("url", "final_url", "status", "depth", "parent", "score", "relevance",
-                    "accepted", "fetched_at"):
+                    "on_topic", "accepted", "fetched_at"):
             assert key in r
+        if r.get("robots") or r["status"] != 200:
+            assert r["on_topic"] is None                   # not judged
     assert [r["fetched_at"] for r in rows] == sorted(r["fetched_at"] for r in rows)
     judged = [r for r in rows if r["relevance"] is not None]
     assert judged and all(0 <= r["relevance"] <= 1 for r in judged)

@@ -1329,3 +1329,20 @@ def test_a_redirect_goes_where_its_location_says_empty_path_segments_included(ba
     assert isinstance(redirected, Request) and redirected.url == expected
     assert redirected.meta["redirect_urls"] == [request.url]
     assert middleware.process_response(request, Response(request.url, status=200)).status == 200
+
+
+def test_the_crawl_log_names_the_url_a_redirect_is_followed_to():
+    """Found by a review: a raw UTF-8 ``Location`` was logged as ``.../cafÃ©.htm`` (decoded as
+    latin-1) while the crawl requested ``.../caf%C3%A9.htm``."""
+    from scrapy.http import Response
+    from scrapy.utils.test import get_crawler
+
+    from crawler.middlewares import RedirectMiddleware, redirect_target
+
+    middleware = RedirectMiddleware.from_crawler(get_crawler())
+    request = Request("http://x.test/r")
+    for location in ("http://x.test/café.htm".encode("utf-8"), b"a//b", b"//y.test/p"):
+        response = Response(request.url, status=301, headers={"Location": location})
+        assert middleware.process_response(request, response).url == \
+            redirect_target(request.url, location)
+    assert redirect_target(request.url, "café.htm".encode()) == "http://x.test/caf%C3%A9.htm"

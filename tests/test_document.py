@@ -40,6 +40,31 @@ def test_cjk_text_is_not_split_by_inline_tags():
     assert doc.stats.stops[doc.find("p")] == 1
 
 
+@pytest.mark.parametrize("walk", ["compiled", "python"])
+def test_a_space_only_between_two_inline_elements_still_separates_their_words(walk,
+                                                                              monkeypatch):
+    """Found by a review: a run of only whitespace made no text row, so ``<b>quick</b>
+    <i>brown</i>`` read "quickbrown" in every method, and bylines ("Ирина Смирнова17 апреля")
+    and titles with it."""
+    from extraction import document, extract
+
+    if walk == "python":
+        monkeypatch.setattr(document, "_walk", document._walk_python)
+    html = ("<body><h1><span>Breaking:</span> <span>Storm</span></h1><p>The <b>quick</b> "
+            "<i>brown</i> fox and the <a href=a>lazy</a>&nbsp;<a href=b>dog</a>, "
+            "<span>Ирина</span>\n<span>Смирнова</span><time>17</time><b>中文</b></p></body>")
+    doc = parse(html)
+    assert doc.text_of(doc.kind == TEXT) == ("Breaking: Storm\nThe quick brown fox and the lazy "
+                                             "dog, Ирина Смирнова17中文")
+    # the space taken into a run changes none of its counts (length: its collapsed text's)
+    ids = np.flatnonzero(doc.kind == TEXT).tolist()
+    assert [int(doc.tlen[i]) for i in ids] == [len(" ".join(doc.texts[i].split())) for i in ids]
+    assert [doc.texts[i] for i in ids][:3] == ["Breaking:", " Storm", "The "]
+    article = "<p>" + "A sentence of the article, with some words. " * 20 + "</p>"
+    result = extract(f"<html><body><article>{html[6:-7]}{article}</article></body></html>")
+    assert "quick brown fox" in result.text and "lazy dog" in result.text
+
+
 def test_whitespace_collapse_counts_characters_not_bytes():
     doc = parse("<body><p>  a \n\t b\u00a0 c  </p></body>")
     t = int(np.flatnonzero(doc.kind == TEXT)[0])

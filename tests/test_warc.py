@@ -113,3 +113,53 @@ def test_a_file_left_by_a_killed_crawl_is_cut_and_published(tmp_path):
     assert recovered.write(_raw()).file == "crawl-00001.warc.gz"
     recovered.close()
     shutil.rmtree(crashed)
+
+
+class _DiskFullAfter:
+    """A file handle that writes ``room`` more bytes, then fails as a full disk does."""
+
+    def __init__(self, handle, room: int):
+        self.handle, self.room = handle, room
+
+    def write(self, data):
+        if len(data) > self.room:
+            self.handle.write(data[:self.room])
+            self.handle.flush()
+            self.room = 0
+            raise OSError(28, "No space left on device")
+        self.room -= len(data)
+        return self.handle.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+
+def test_a_full_disk_never_publishes_a_torn_record(tmp_path):
+    """Found by a review: a write that failed half-way left its torn record in the file,
+    published as it was when the crawl closed."""
+    archive = WarcArchive(tmp_path, "all")
+    archive.write(_raw("http://a.test/0"))
+    archive.write(_raw("http://a.test/1"))
+    archive.files.handle = _DiskFullAfter(archive.files.handle, 100)
+    archive._writer.out = archive.files.handle
+    with pytest.raises(OSError, match="No space"):
+        archive.write(_raw("http://a.test/2"))
+    archive.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["crawl-00000.warc.gz"]
+    records = _records(tmp_path / "crawl-00000.warc.gz")
+    assert [r[1].get_header("WARC-Target-URI") for r in records[1:]] == [
+        "http://a.test/0", "http://a.test/1"]
+    # the next write (disk freed) opens the next file
+    assert archive.write(_raw("http://a.test/3")).file == "crawl-00001.warc.gz"
+
+
+def test_header_bytes_are_archived_as_received():
+    """Found by a review: warcio percent-encoded a non-ASCII header value as UTF-8, so a raw
+    UTF-8 ``Location`` was archived as ``http%3A//x.test/caf%C3%83%C2%A9.htm``."""
+    response = HtmlResponse("http://x.test/r", status=301, body=b"",
+                            headers={b"Location": "http://x.test/café.htm".encode("utf-8"),
+                                     b"X-Latin": b"caf\xe9"}, request=Request("http://x.test/r"))
+    headers = RawResponse.of(response).http_headers()
+    headers.compute_headers_buffer()
+    assert b"\r\nLocation: http://x.test/caf\xc3\xa9.htm\r\n" in headers.headers_buff
+    assert b"\r\nX-Latin: caf\xe9\r\n" in headers.headers_buff

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from scrapy.settings import Settings
 from scrapy.statscollectors import MemoryStatsCollector
 
@@ -145,3 +146,86 @@ def test_a_shard_the_catch_up_could_not_read_is_read_at_the_next_start(tmp_path)
     assert state.dedup.check("http://other.test/copy", TEXT)[:2] == \
         ("exact", "http://music.test/fugue.html")
     assert not pending.exists()
+
+
+def test_a_full_disk_never_publishes_a_torn_corpus_line(tmp_path):
+    """Found by a review: a plain shard whose last write failed half-way was published with
+    its torn line (``read_shard`` raised on it, and no later run repairs a published file)."""
+    from test_warc import _DiskFullAfter
+
+    from crawler.corpus import ShardWriter, read_shard
+
+    for compress in ("", "gzip"):
+        directory = tmp_path / (compress or "plain")
+        writer = ShardWriter(directory, docs_per_shard=10, compress=compress)
+        for k in range(3):
+            writer.write({"url": f"http://a.test/{k}", "text": "word " * 50})
+        writer.files.handle = _DiskFullAfter(writer.files.handle, 40)
+        with pytest.raises(OSError, match="No space"):
+            writer.write({"url": "http://a.test/3", "text": "word " * 50})
+        writer.close()
+        (shard,) = directory.iterdir()
+        assert [d["url"] for d in read_shard(shard)] == [f"http://a.test/{k}" for k in range(3)]
+        writer.write({"url": "http://a.test/4", "text": "later"})    # the disk freed
+        writer.close()
+        assert [d["url"] for p in sorted(directory.iterdir()) for d in read_shard(p)][-1] \
+            == "http://a.test/4"
+
+
+def test_a_crawl_log_line_cut_by_a_kill_does_not_swallow_the_next_runs_first(tmp_path):
+    path = tmp_path / "crawl-log.jsonl"
+    path.write_text('{"url": "http://a.test/1"}\n{"url": "http://a.te', encoding="utf-8")
+    log = CrawlLog(path)
+    seq = log.open_entry({"url": "http://a.test/3"})
+    log.complete(seq, status=200)
+    log.close()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[1] == '{"url": "http://a.te' and json.loads(lines[2])["url"] == "http://a.test/3"
+
+
+def test_a_failed_warc_write_stops_the_crawl_like_a_failed_corpus_write(tmp_path):
+    """Found by a review: with ``CORPUS_WARC`` on a full disk, every on-topic page raised out
+    of the writer (not accepted, no reason) and the crawl went on, losing page after page;
+    with ``all`` every response was an error line."""
+    from scrapy.http import HtmlResponse, Request
+
+    from crawler.middlewares import WarcMiddleware
+    from crawler.warc import RawResponse
+
+    writer, crawler, state, closed = _pipeline(tmp_path)
+
+    class FullArchive:
+        mode = "written"
+
+        def write(self, raw):
+            raise OSError(28, "No space left on device")
+
+    crawler.spider.warc = FullArchive()
+    item = _item("http://music.test/fugue.html")
+    item.raw = RawResponse.of(HtmlResponse(item.url, body=b"<p>x</p>", request=Request(item.url)))
+    item = writer.process_item(item)
+    assert not item.accepted and "No space left" in item.reason
+    assert closed == ["corpus write failed"] and not list(writer.writer.directory.iterdir())
+    FullArchive.mode = "all"
+    middleware = WarcMiddleware(crawler)
+    request = Request("http://music.test/canon.html")
+    response = HtmlResponse(request.url, body=b"<p>x</p>", request=request)
+    assert middleware.process_response(request, response) is response
+    assert middleware.process_response(request, response) is response
+    assert crawler.stats.get_value("warc/write_errors") == 1
+    assert closed[-1] == "WARC write failed"
+
+
+def test_shard_numbers_go_on_when_the_compression_changes_between_runs(tmp_path):
+    """Found by a review: ``part-00000.jsonl`` and ``part-00000.jsonl.gz`` both existed after
+    a run with ``CORPUS_COMPRESS`` changed, and readers in name order mixed the runs."""
+    from crawler.corpus import ShardWriter, documents_since
+
+    for run, compress in enumerate(("", "gzip", "")):
+        writer = ShardWriter(tmp_path, docs_per_shard=10, compress=compress)
+        writer.write({"url": f"http://a.test/{run}", "text": "x"})
+        writer.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "part-00000.jsonl", "part-00001.jsonl.gz", "part-00002.jsonl"]
+    assert [d["url"] for d in documents_since(tmp_path, None)] == [
+        f"http://a.test/{run}" for run in range(3)]

@@ -545,9 +545,15 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             self.crawl_state.save()
         finally:                    # a failed save (STATE_DIR full) still closes the rest
             try:
-                self.crawl_log.close()
-                if self.warc is not None:
-                    self.warc.close()
+                # each closed on its own: a full disk under one still closes the others and
+                # writes the summary
+                for name, close in (("crawl log", self.crawl_log.close),
+                                    ("WARC archive", self.warc.close if self.warc else None)):
+                    try:
+                        if close is not None:
+                            close()
+                    except OSError as err:
+                        log.error("cannot close the %s: %s", name, err)
                 stats = self.crawler.stats
                 write_summary(self.corpus_dir / "crawl-summary.json", stats.get_stats(),
                               reason)
