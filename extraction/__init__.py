@@ -89,7 +89,7 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
     lang = language or detect_language(text or doc.text_of(doc.kind == 1)[:5000],
                                        meta.get("declared_language"))
     return ExtractionResult(
-        text=text, title=choose_title(meta), method=name,
+        text=text, title=choose_title(meta, doc), method=name,
         confidence=round(float(selection.confidence), 4),
         reason=None if text else selection.reason, language=lang, encoding=doc.encoding,
         url=doc.url, metadata=meta, info=selection.info, nodes=selection.nodes,

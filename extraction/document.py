@@ -23,7 +23,7 @@ from .chars import CHAR_CLASSES, RUN_COUNTS, run_counts
 from .encoding import decode_html, wide_encoding
 
 # Elements whose content is never rendered text.
-DROPPED_TAGS = ("script", "style", "template", "noscript", "noframes", "noembed")
+DROPPED_TAGS = ("script", "style", "template", "noscript", "noframes", "noembed", "iframe")
 # Elements that start a new line of output text.
 BLOCK_LEVEL = frozenset(
     "address article aside blockquote body caption center dd details dialog dir div dl dt "

@@ -5,11 +5,14 @@ import json
 import re
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlsplit
 
 import langcodes
+import numpy as np
+from langcodes.data_dicts import MACROLANGUAGES
 
 from .chars import collapse
-from .document import Document
+from .document import Document, tag_code
 
 _META_KEYS = {
     "description": ("description", "og:description", "twitter:description"),
@@ -58,8 +61,10 @@ def _html_title(doc: Document) -> str | None:
 
 
 def detect_language(text: str, declared: str | None = None) -> str | None:
-    """ISO 639-1 code from the script of the text, else the declaration (unless the text is
-    plainly English), else English stop words."""
+    """ISO 639-1 code (639-3 where a language has none) of the page: Chinese, Japanese or
+    Korean from the script; the declaration, unless the text is plainly English or written in
+    another script than the declared language's (a template's ``lang="en"`` over Russian);
+    English from its function words; else ``py3langid``'s guess when it is sure of it."""
     sample = text[:5000]
     if _CJK_ANY.search(sample) is None:     # most pages: one scan instead of three
         han = kana = hangul = 0
@@ -74,17 +79,86 @@ def detect_language(text: str, declared: str | None = None) -> str | None:
     words = _LATIN_WORD.findall(sample.lower())
     english = sum(map(_EN_STOP.__contains__, words)) / len(words) if words else 0.0
     code = declared_code(declared) if declared else None
-    if code:
-        if code not in ("zh", "ja", "ko"):
-            # a template's lang attribute is often wrong: plainly English text (English
-            # function words are a quarter of it; 1-5% in German, Dutch or French) is English
-            return "en" if len(words) >= 50 and english > EN_OVER_DECLARED else code
+    if code and code not in ("zh", "ja", "ko"):
+        # a template's lang attribute is often wrong: plainly English text (English
+        # function words are a quarter of it; 1-5% in German, Dutch or French) is English
+        if len(words) >= 50 and english > EN_OVER_DECLARED:
+            return "en"
+        if code == "en" and len(words) >= 50 and english < EN_UNDER_DECLARED:
+            # the other way round: a template's default lang="en" over text in another
+            # language (a tenth of English function words where English has a quarter)
+            return identified_language(sample) or code
+        if not _other_script(code, sample):
+            return code
     if len(words) >= 20 and english > 0.08:
         return "en"
-    return None
+    return identified_language(sample)
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f\u1e00-\u1eff]")
+IDENTIFY_CHARS = 1000       # [ours] characters of the text py3langid reads
+IDENTIFY_MIN_LETTERS = 30   # [ours] fewer letters: no guess
+IDENTIFY_MIN_PROB = 0.8     # [ours] py3langid's normalised probability needed to take its guess
+
+
+@lru_cache(maxsize=1024)
+def _latin_script(code: str) -> bool | None:
+    """Whether ``code``'s language is written in Latin script (None: unknown)."""
+    try:
+        script = langcodes.Language.get(code).maximize().script
+    except ValueError:
+        return None
+    return None if script is None else script == "Latn"
+
+
+def _other_script(code: str, sample: str) -> bool:
+    """The text is plainly not in the declared language's script: at least 30 letters, under
+    20% Latin for a Latin-script language, over 80% for another."""
+    latin = _latin_script(code)
+    if latin is None:
+        return False
+    head = sample[:2000]
+    letters = len(_LETTER.findall(head))
+    if letters < IDENTIFY_MIN_LETTERS:
+        return False
+    share = len(_LATIN_LETTER.findall(head)) / letters
+    return share < 0.2 if latin else share > 0.8
+
+
+@lru_cache(maxsize=1)
+def _identifier():
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+def identified_language(text: str) -> str | None:
+    """``py3langid``'s language of ``text`` (its first :data:`IDENTIFY_CHARS` characters) as
+    an ISO 639 code, or None when there are too few letters or it is unsure (normalised
+    probability under :data:`IDENTIFY_MIN_PROB`).  Its model loads at the first call (~1 s)."""
+    head = text[:IDENTIFY_CHARS]
+    if len(_LETTER.findall(head)) < IDENTIFY_MIN_LETTERS:
+        return None
+    totals: dict[str | None, float] = {}
+    for code, prob in _identifier().rank(head):
+        if prob < 1e-4:
+            break           # ranked best first: the rest adds nothing
+        language = _macro_language(code)     # its dialects' share counted with it
+        totals[language] = totals.get(language, 0.0) + prob
+    language, prob = max(totals.items(), key=lambda kv: kv[1])
+    return language if prob >= IDENTIFY_MIN_PROB else None
+
+
+@lru_cache(maxsize=512)
+def _macro_language(code: str) -> str | None:
+    """A py3langid code as :func:`declared_code` gives it, a dialect's or historical form's
+    as its language's (``arz``, ``ary`` -> ``ar``)."""
+    return declared_code(MACROLANGUAGES.get(code, code))
 
 
 EN_OVER_DECLARED = 0.15   # [ours] English function-word share that overrides a declared language
+EN_UNDER_DECLARED = 0.08  # [ours] share under which a declared English is checked by py3langid
 
 # ISO 639-2 codes that name no language: undetermined, no linguistic content, multiple, uncoded
 _NO_LANGUAGE = frozenset(("und", "zxx", "mul", "mis"))
@@ -113,6 +187,8 @@ _CREATIVE_WORKS = frozenset(
     "analysisnewsarticle opinionnewsarticle reviewnewsarticle backgroundnewsarticle "
     "liveblogposting socialmediaposting webpage aboutpage faqpage qapage itempage "
     "medicalwebpage creativework review recipe howto".split())
+_GENERIC_WORKS = frozenset("webpage aboutpage faqpage qapage itempage medicalwebpage "
+                           "creativework".split())
 _LD_TEXT_FIELDS = {"date": ("datePublished", "dateCreated"), "date_modified": ("dateModified",),
                    "description": ("description",), "og_title": ("headline", "name"),
                    "keywords": ("keywords",), "content_language": ("inLanguage",)}
@@ -151,7 +227,7 @@ def json_ld_metadata(doc: Document) -> dict[str, str]:
     """Fields of the page's own schema.org object (an Article, a WebPage, ...) in its
     JSON-LD: date, date_modified, author, description, headline (as ``og_title``), keywords,
     language, publisher (as ``site_name``).  Unreadable JSON is skipped."""
-    out: dict[str, str] = {}
+    works: list[tuple[int, dict]] = []
     for text in doc.json_ld:
         try:
             data = json.loads(text)
@@ -159,20 +235,25 @@ def json_ld_metadata(doc: Document) -> dict[str, str]:
             continue
         for obj in _ld_objects(data):
             kinds = obj.get("@type")
-            kinds = kinds if isinstance(kinds, list) else [kinds]
-            if not any(isinstance(k, str) and k.lower() in _CREATIVE_WORKS for k in kinds):
-                continue
-            for field, keys in _LD_TEXT_FIELDS.items():
-                for key in keys:
-                    value = obj.get(key)
-                    if isinstance(value, list) and field == "keywords":
-                        value = ", ".join(v for v in value if isinstance(v, str))
-                    if isinstance(value, str) and value.strip() and field not in out:
-                        out[field] = collapse(value)
-            for field, key in (("author", "author"), ("site_name", "publisher")):
-                name = _ld_name(obj.get(key))
-                if name and field not in out:
-                    out[field] = name
+            kinds = {k.lower() for k in (kinds if isinstance(kinds, list) else [kinds])
+                     if isinstance(k, str)}
+            if kinds & _CREATIVE_WORKS:
+                # the article before the page that holds it (a @graph may list the WebPage
+                # first: its name is the site's page title, its date the site's)
+                works.append((0 if kinds - _GENERIC_WORKS else 1, obj))
+    out: dict[str, str] = {}
+    for _, obj in sorted(works, key=lambda rank_obj: rank_obj[0]):
+        for field, keys in _LD_TEXT_FIELDS.items():
+            for key in keys:
+                value = obj.get(key)
+                if isinstance(value, list) and field == "keywords":
+                    value = ", ".join(v for v in value if isinstance(v, str))
+                if isinstance(value, str) and value.strip() and field not in out:
+                    out[field] = collapse(value)
+        for field, key in (("author", "author"), ("site_name", "publisher")):
+            name = _ld_name(obj.get(key))
+            if name and field not in out:
+                out[field] = name
     return out
 
 
@@ -202,11 +283,99 @@ def read_metadata(doc: Document) -> dict[str, Any]:
     return {k: v for k, v in out.items() if v}
 
 
-def choose_title(meta: dict[str, Any]) -> str | None:
-    """The page title: Open Graph title, else the h1 when the <title> contains it, else <title>."""
-    html_title, h1, og = meta.get("html_title"), meta.get("h1"), meta.get("og_title")
+# " | ", " - ", " – ", " — ", " · ", " • ", " » ", " :: ", "｜" between a headline and a site name
+_TITLE_SEPARATOR = re.compile(r"\s+(?:[|\-–—·•»]|::)\s+|\s*[|»•｜]\s*")
+# a heading's permalink mark (Sphinx's ¶, Markdown renderers' #, §, 🔗)
+_HEADING_MARK = re.compile(r"[\s¶#§🔗]+$")
+_TOKEN = re.compile(r"[^\W\d_]{3,}")
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+MAX_HEADINGS = 5
+
+
+def _key(text: str) -> str:
+    """Text compared without case, punctuation and spacing."""
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def _tokens(text: str) -> set[str]:
+    """Words of three letters or more, cut to five (``houseplant``, ``houseplants`` and
+    ``repotting``, ``repot`` meet), and pairs of CJK characters."""
+    low = text.lower()
+    cjk = "".join(_CJK_CHAR.findall(low))
+    return {w[:5] for w in _TOKEN.findall(low)} | {cjk[i:i + 2] for i in range(len(cjk) - 1)}
+
+
+def _headings(doc: Document) -> list[str]:
+    """The texts of the page's first :data:`MAX_HEADINGS` ``<h1>``, permalink marks removed."""
+    out = []
+    for i in np.flatnonzero(doc.tag == tag_code("h1"))[:MAX_HEADINGS].tolist():
+        text = _HEADING_MARK.sub("", collapse(doc.text_of(nodes=[i])))
+        if text:
+            out.append(text)
+    return out
+
+
+def _site_keys(site_name: str | None, url: str | None) -> list[str]:
+    """What a site's name looks like in a title: ``og:site_name``, and the labels of the
+    page's host other than ``www`` and the last (``stackoverflow`` of stackoverflow.com)."""
+    keys = [_key(site_name)] if site_name and _key(site_name) else []
+    host = urlsplit(url).hostname or "" if url else ""
+    labels = host.split(".")[:-1]
+    keys += [label for label in labels if len(label) >= 3 and label != "www"]
+    return keys
+
+
+def title_parts(title: str, site_name: str | None = None,
+                url: str | None = None) -> tuple[str, str | None]:
+    """``(headline, site)`` of a ``<title>`` cut by separators such as `` | `` and `` - ``:
+    the end segment that names the site (``og:site_name``, a label of the page's host) taken
+    off; without such a name the last segment ("Headline | Site", most sites), or the first
+    when it is short and the last much longer ("Daily Courier - Storm hits the coast").  A
+    title without separators is all headline."""
+    parts = _TITLE_SEPARATOR.split(title)
+    seps = _TITLE_SEPARATOR.findall(title)
+    if len(parts) < 2 or not all(p.strip() for p in (parts[0], parts[-1])):
+        return title, None
+
+    def without(k: int) -> tuple[str, str]:
+        rest = parts[:-1] if k else parts[1:]
+        glue = seps[:-1] if k else seps[1:]
+        return "".join(p + s for p, s in zip(rest, glue + [""])).strip(), parts[k]
+
+    keys = _site_keys(site_name, url)
+    for k in (-1, 0):
+        if any(key in _key(parts[k]) for key in keys) and len(parts[k]) < len(title) / 2:
+            return without(k)
+    first, last = len(parts[0].split()), len(parts[-1].split())
+    return without(0 if first <= 3 and last >= first + 2 else -1)
+
+
+def choose_title(meta: dict[str, Any], doc: Document | None = None) -> str | None:
+    """The page's title: the Open Graph title (without the site's name); else the longest
+    ``<h1>`` that the ``<title>`` holds, not the site's name (a logo heading); else the first
+    ``<h1>`` sharing a word with the ``<title>``'s headline (the visible headline, worded
+    differently); else that headline (``<title>`` without the site's name); else the
+    first ``<h1>``.  ``doc`` gives every ``<h1>`` (else only ``meta["h1"]``)."""
+    html_title, og, site_name = meta.get("html_title"), meta.get("og_title"), \
+        meta.get("site_name")
+    url = doc.url if doc is not None else None
     if og:
-        return og
-    if h1 and html_title and h1.lower() in html_title.lower():
-        return h1
-    return html_title or h1
+        headline, _ = title_parts(og, site_name) if site_name else (og, None)
+        return headline or og
+    h1 = meta.get("h1")
+    headings = _headings(doc) if doc is not None else ([h1] if h1 else [])
+    if not html_title:
+        return headings[0] if headings else None
+    headline, site = title_parts(html_title, site_name, url)
+    not_site = [h for h in headings if not site_name or _key(h) != _key(site_name)]
+    whole = _key(html_title)
+    held = [h for h in not_site if _key(h) and _key(h) in whole]
+    if len(held) > 1:       # a logo heading and the headline: the logo is the site's part
+        held = [h for h in held if _key(h) != _key(site or "")] or held
+    if held:
+        return max(held, key=len)
+    words = _tokens(headline)
+    for h in not_site:
+        if words & _tokens(h):
+            return h
+    return headline or html_title

@@ -63,7 +63,8 @@ def test_a_wrong_lang_attribute_does_not_make_english_text_german():
     german = "<p>" + "Der Stadtrat hat gestern den Haushalt nach langer Debatte beschlossen. " * 10
     assert extract(f'<html lang="de"><body>{english}</body></html>').language == "en"
     assert extract(f'<html lang="de"><body>{german}</body></html>').language == "de"
-    assert extract(f'<html lang="en"><body>{german}</body></html>').language == "en"   # declared
+    # a declared English over plainly other text (a template's default) is checked
+    assert extract(f'<html lang="en"><body>{german}</body></html>').language == "de"
 
 
 @pytest.mark.parametrize("declared, expected", [
@@ -73,10 +74,49 @@ def test_a_declared_language_is_given_as_its_iso_639_1_code_where_it_has_one(dec
                                                                                expected):
     """Found in the notes: ``lang="ger"`` gave ``ger`` where a two-letter page gives ``de``,
     so a downstream filter on ``language == "de"`` lost it; ``und`` was taken for a language."""
-    german = "<p>" + "Der Stadtrat hat gestern den Haushalt nach langer Debatte beschlossen. " * 10
-    assert extract(f'<html lang="{declared}"><body>{german}</body></html>').language == expected
+    from extraction.metadata import declared_code
+
+    assert declared_code(declared) == expected
+    dutch = "<p>" + "De gemeenteraad heeft gisteren na een lang debat de begroting goedgekeurd. " * 5
+    # the declaration wins for text in its script; one that names no language, or a language
+    # of another script (Hebrew), leaves it to the text
+    page_language = extract(f'<html lang="{declared}"><body>{dutch}</body></html>').language
+    assert page_language == (expected if expected not in (None, "he") else "nl")
     chinese = "<p>" + "中国足球队昨天在北京进行了训练。" * 10
     assert extract(f'<html lang="chi"><body>{chinese}</body></html>').language == "zh"
+
+
+SENTENCES = {
+    "de": "Der Stadtrat hat gestern den Haushalt nach langer Debatte beschlossen. Die Opposition "
+          "kritisierte die hohen Ausgaben.",
+    "pl": "Rada miasta zatwierdziła wczoraj budżet po długiej debacie. Opozycja skrytykowała "
+          "wysokie wydatki.",
+    "tr": "Belediye meclisi dün uzun bir tartışmanın ardından bütçeyi onayladı. Muhalefet yüksek "
+          "harcamaları eleştirdi.",
+    "ru": "Городской совет вчера утвердил бюджет после долгих дебатов. Оппозиция раскритиковала "
+          "высокие расходы.",
+    "uk": "Міська рада вчора затвердила бюджет після довгої дискусії. Опозиція розкритикувала "
+          "високі витрати.",
+    "el": "Η δημοτική επιτροπή ενέκρινε χθες τον προϋπολογισμό μετά από μακρά συζήτηση.",
+    "he": "מועצת העיר אישרה אתמול את התקציב לאחר דיון ארוך. האופוזיציה מתחה ביקורת על ההוצאות.",
+    "ar": "وافق مجلس المدينة أمس على الميزانية بعد نقاش طويل. وانتقدت المعارضة النفقات المرتفعة.",
+    "th": "สภาเมืองอนุมัติงบประมาณเมื่อวานนี้หลังจากการอภิปรายอันยาวนาน ฝ่ายค้านวิจารณ์ค่าใช้จ่ายที่สูง",
+    "hi": "नगर परिषद ने कल लंबी बहस के बाद बजट को मंजूरी दी। विपक्ष ने उच्च खर्च की आलोचना की।",
+}
+
+
+@pytest.mark.parametrize("language", sorted(SENTENCES))
+def test_the_language_of_an_undeclared_or_misdeclared_page_is_identified(language):
+    """Found by a review: a page neither CJK nor English without a ``lang`` attribute had no
+    language (12 of 12 such pages), and a template's ``lang="en"`` over Russian text said
+    English."""
+    body = f"<body><article><p>{(SENTENCES[language] + ' ') * 5}</p></article></body>"
+    assert extract(f"<html>{body}</html>").language == language
+    assert extract(f'<html lang="en">{body}</html>').language == language
+    english = "The city council approved the budget yesterday after a long debate. " * 5
+    assert extract(f'<html lang="{language}"><body><p>{english}</p></body></html>'
+                   ).language == "en"
+    assert extract("<html><body><p>Tschüss und danke.</p></body></html>").language is None
 
 
 def test_json_ld_nested_too_deeply_is_skipped_and_the_text_kept():
@@ -87,3 +127,53 @@ def test_json_ld_nested_too_deeply_is_skipped_and_the_text_kept():
             f"</script></head><body><article><p>{text}</p></article></body></html>")
     result = extract(html)
     assert "committee agreed" in result.text and result.reason is None
+
+
+@pytest.mark.parametrize("head, body, expected", [
+    # the site's name is taken off the <title>
+    ("<title>Storm hits the coast | Daily Courier</title>", "", "Storm hits the coast"),
+    ("<title>Daily Courier - Storm hits the coast today</title>", "",
+     "Storm hits the coast today"),
+    ("<title>鎌倉日帰り旅行｜ゆるり日記</title>", "", "鎌倉日帰り旅行"),
+    # a logo <h1> before the headline's
+    ("<title>Story title | Site</title>", "<h1 class=logo>Site</h1><h1>Story title</h1>",
+     "Story title"),
+    # Sphinx's permalink mark
+    ("<title>Configuration — myapp 3.2 documentation</title>",
+     '<h1>Configuration<a class="headerlink" href="#c">¶</a></h1>', "Configuration"),
+    # the visible headline, worded differently from the <title>
+    ("<title>Repotting houseplants: a step-by-step guide | Leaf &amp; Root</title>",
+     "<h1>How to repot a houseplant without killing it</h1>",
+     "How to repot a houseplant without killing it"),
+    # a section label is no headline
+    ("<title>How to bake rye bread at home | My Kitchen</title>", "<h1>Recipes</h1>",
+     "How to bake rye bread at home"),
+    ('<meta property="og:title" content="Story title | Site News">'
+     '<meta property="og:site_name" content="Site News">', "", "Story title"),
+    # a JSON-LD @graph listing the WebPage before the article
+    ('<script type="application/ld+json">{"@graph": [{"@type": "WebPage", "name": "Site - Home '
+     'of news", "datePublished": "2020-01-01"}, {"@type": "NewsArticle", "headline": "Story '
+     'title", "datePublished": "2024-03-01"}]}</script>', "", "Story title"),
+])
+def test_the_title_is_the_headline(head, body, expected):
+    """Found by a review: the whole <title> (site name included) came back whenever the <h1>
+    was not inside it, a logo <h1> was taken for the title, and a JSON-LD WebPage listed
+    before the article gave the site's title and date."""
+    result = extract(f"<html><head>{head}</head><body>{body}{ARTICLE}</body></html>")
+    assert result.title == expected
+    if "NewsArticle" in head:
+        assert result.metadata["date"] == "2024-03-01"
+
+
+@pytest.mark.parametrize("title, url, expected", [
+    ("Python - Wikipedia", None, "Python"),
+    ("Contact - Acme Corporation", None, "Contact"),
+    ("BBC News - Storm hits the coast", "https://www.bbc.co.uk/news/1", "Storm hits the coast"),
+    ("How do I sort a list? - Stack Overflow", "https://stackoverflow.com/q/1",
+     "How do I sort a list?"),
+    ("No separator at all", None, "No separator at all"),
+])
+def test_the_sites_part_of_a_title_is_told_by_its_name_or_place(title, url, expected):
+    result = extract(f"<html><head><title>{title}</title></head><body>{ARTICLE}</body></html>",
+                     url)
+    assert result.title == expected
