@@ -157,13 +157,15 @@ class SimulatedCrawl:
         scorable = [e for e in entries if rescorable(e[3])]
         scored = rescore_queued(scorer, traps, [(url, meta) for _, _, url, meta in scorable])
         priority = {id(e): new for e, new in zip(scorable, scored)}
+        best: dict[str, int] = {}       # each URL's best queued copy (frontier.best_copies)
         self.queue = []
         for entry in entries:
             neg, tie, url, meta = entry
             if id(entry) in priority:
                 neg = -priority[id(entry)]
-                self.best[url] = -neg
+                best[url] = max(best.get(url, -neg), -neg)
             self.queue.append((neg, tie, url, meta))
+        self.best.update(best)
         heapq.heapify(self.queue)
 
     def step(self) -> bool:

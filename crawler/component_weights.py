@@ -111,6 +111,9 @@ class ComponentWeights:
             n, sum_y = int(data["n"]), float(data["sum_y"])
         except (KeyError, TypeError, AttributeError, OverflowError) as err:
             raise ValueError(f"not component weights: {err!r}") from err
+        # JSON reads NaN and Infinity: one would make every weight, and every score, NaN
+        if not all(math.isfinite(v) for v in [sum_y, *(x for col in sums for x in col)]):
+            raise ValueError("not component weights: a sum is not a finite number")
         self.n, self.sum_y = n, sum_y
         self.sum_x, self.sum_xx, self.sum_xy = sums
         self.current = self._weights()

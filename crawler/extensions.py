@@ -19,21 +19,22 @@ from .setting_values import number_setting
 
 log = logging.getLogger(__name__)
 CHECK_EVERY = 10.0
+STALL_TIMEOUT = 300.0       # the setting's default; also how long a page may wait to be judged
 # [ours] a checkpoint waits, besides the interval, at least this many times the duration of the
 # previous one: saving never takes more than 1/20 of the crawl's time, however large the state
 SAVE_SPACING = 20.0
 
 
 class StallMonitor:
-    """Ends a crawl that receives nothing for ``STALL_TIMEOUT`` seconds, records why a crawl
-    ended in the stats (``crawl/stop_reason``) and checkpoints the state at the first response
-    after every ``STATE_SAVE_INTERVAL`` seconds (0: only when the crawl closes).  A checkpoint
-    writes the whole state (IDF statistics, feature library, ...), a cost that grows with it:
-    by time, not by a count of responses, so a fast crawl does not spend its time saving, and
-    never sooner than ``SAVE_SPACING`` times the last checkpoint's duration after it, so a large
-    state (a long crawl) is not saved more than about 1/20 of the time (while checkpoints take
-    about as long as the one before).  Stats: ``state/checkpoints``,
-    ``state/checkpoint_seconds``."""
+    """Ends a crawl that receives nothing for ``STALL_TIMEOUT`` seconds (0: never), records
+    why a crawl ended in the stats (``crawl/stop_reason``) and checkpoints the state at the
+    first response after every ``STATE_SAVE_INTERVAL`` seconds (0: only when the crawl
+    closes).  A checkpoint writes the whole state (IDF statistics, feature library, ...), a
+    cost that grows with it: by time, not by a count of responses, so a fast crawl does not
+    spend its time saving, and never sooner than ``SAVE_SPACING`` times the last checkpoint's
+    duration after it, so a large state (a long crawl) is not saved more than about 1/20 of
+    the time (while checkpoints take about as long as the one before).  Stats:
+    ``state/checkpoints``, ``state/checkpoint_seconds``."""
 
     def __init__(self, crawler, timeout: float, save_interval: float):
         self.crawler = crawler
@@ -45,9 +46,9 @@ class StallMonitor:
 
     @classmethod
     def from_crawler(cls, crawler):
-        timeout = number_setting(crawler.settings, "STALL_TIMEOUT", 300)
-        if timeout <= 0:
-            raise NotConfigured
+        # 0 turns off the stall check only: checkpoints, stop reasons and the expiry of crawl-log
+        # lines still need the monitor
+        timeout = number_setting(crawler.settings, "STALL_TIMEOUT", STALL_TIMEOUT)
         ext = cls(crawler, timeout, number_setting(crawler.settings, "STATE_SAVE_INTERVAL", 60))
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
@@ -105,8 +106,8 @@ class StallMonitor:
         spider = self.crawler.spider
         crawl_log = getattr(spider, "crawl_log", None)
         if crawl_log is not None:
-            crawl_log.expire(max(60.0, self.timeout))
-        if idle > self.timeout:
+            crawl_log.expire(max(60.0, self.timeout or STALL_TIMEOUT))
+        if 0 < self.timeout < idle:
             end_crawl(self.crawler, f"stalled: no response for {idle:.0f}s", "stalled")
             return
         self._task.schedule(CHECK_EVERY)

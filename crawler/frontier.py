@@ -42,9 +42,9 @@ SCRAPY_QUEUE_DIR = "requests.queue"     # Scrapy's disk queue under JOBDIR
 # download) waits before it is written: its retry is journaled by then.  A response's waits
 # for the requests it led to instead (PriorityDupeFilter.finished, OUTPUTS_JOURNALED)
 DONE_DELAY = 2.0
-# request meta keys of requests that may fetch an already fetched URL again
-MAY_FETCH_AGAIN = ("dont_obey_robotstxt", "retry_times", "redirect_times", "revisit",
-                   "retry_failed")
+# request meta keys of requests that may fetch an already fetched URL again (not a redirect:
+# its target, fetched by another copy, would be downloaded twice)
+MAY_FETCH_AGAIN = ("dont_obey_robotstxt", "retry_times", "revisit", "retry_failed")
 
 
 class PriorityDupeFilter(BaseDupeFilter):
@@ -147,9 +147,10 @@ class PriorityDupeFilter(BaseDupeFilter):
     def stale(self, request: Request) -> bool:
         """``request`` is a queued copy of a URL this job already fetched (left behind by a
         priority upgrade, or a link to a page an earlier run fetched), which the queue drops
-        before it costs a download.  Never a request that may fetch a URL again (robots.txt,
-        retries, redirects, revisits, an earlier run's failures): the fetch-once guard
-        (:class:`~crawler.middlewares.AlreadyFetchedMiddleware`) judges those."""
+        before it costs a download; a redirect to such a URL too.  Never a request that may
+        fetch a URL again (robots.txt, retries, revisits, an earlier run's failures): the
+        fetch-once guard (:class:`~crawler.middlewares.AlreadyFetchedMiddleware`) judges
+        those."""
         meta = request.meta
         if any(meta.get(key) for key in MAY_FETCH_AGAIN):
             return False
@@ -302,6 +303,17 @@ def rescore_queued(scorer, traps, queued: list[tuple[str, dict]]) -> list[int]:
     return [priority_of(score) for score in scores]
 
 
+def best_copies(requests: list[Request]) -> list[Request]:
+    """The highest-priority copy of each URL among ``requests`` (a priority upgrade leaves
+    several queued): the one the seen-URL filter must remember, not the last one met."""
+    best: dict[str, Request] = {}
+    for request in requests:
+        kept = best.get(request.url)
+        if kept is None or request.priority > kept.priority:
+            best[request.url] = request
+    return list(best.values())
+
+
 def busy_host_slack(settings) -> int:
     """``FRONTIER_BUSY_HOST_SLACK`` in priority levels (``ValueError`` naming it when bad; the
     spider reads it at set-up too, so that a bad value stops the crawl before it opens)."""
@@ -353,7 +365,8 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
                 super().push(request)
         dupefilter = getattr(self.crawler, "priority_dupefilter", None)
         queued = getattr(self.crawler.spider, "queued_priority", None)
-        for request in scorable:     # a rediscovery is compared with the priority it has now
+        # a rediscovery is compared with the priority the URL's best copy has now
+        for request in best_copies(scorable):
             if dupefilter is not None:
                 dupefilter.requeued(request)
             if queued is not None:

@@ -83,7 +83,10 @@ class ScoredLink:
 
 
 def priority_of(score: float) -> int:
-    """Integer request priority of a score in [0, 1] (higher is fetched first)."""
+    """Integer request priority of a score in [0, 1] (higher is fetched first).  NaN (damaged
+    weights or statistics) is the lowest: min/max would make it the top, ahead of every link."""
+    if math.isnan(score):
+        return 0
     return int(round(max(0.0, min(1.0, score)) * PRIORITY_LEVELS))
 
 

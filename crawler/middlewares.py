@@ -193,9 +193,10 @@ class FetchLogMiddleware(_CrawlerMiddleware):
 
 class AlreadyFetchedMiddleware(_CrawlerMiddleware):
     """Drops a request for a URL that was already downloaded (a stale lower-priority copy left
-    in the queue by a priority upgrade, or a URL fetched by an earlier run of the same job),
-    unless it is a revisit of a seed or hub (``REVISIT_AFTER``) or a page whose fetch failed
-    in an earlier run (``RETRY_FAILED_AFTER``)."""
+    in the queue by a priority upgrade, a redirect to a URL fetched meanwhile, or a URL
+    fetched by an earlier run of the same job), unless it is a retry, a revisit of a seed or
+    hub (``REVISIT_AFTER``) or a page whose fetch failed in an earlier run
+    (``RETRY_FAILED_AFTER``)."""
 
     def __init__(self, crawler):
         super().__init__(crawler)
@@ -214,7 +215,8 @@ class AlreadyFetchedMiddleware(_CrawlerMiddleware):
             df.mark_fetched(request)
             if first:
                 return None
-        elif df.mark_fetched(request) or meta.get("redirect_times"):
+        elif df.mark_fetched(request):
+            # a redirect too: its target fetched by another copy is not fetched again
             return None
         self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
         raise AlreadyFetched(f"already fetched: {request.url}")

@@ -7,6 +7,8 @@ tag pages: on-topic pages that are mostly links) link after they were fetched.  
 when each seed and each hub was last fetched (``STATE_DIR/revisit.json``); a run starts by
 fetching again the ones older than ``REVISIT_AFTER`` hours, past the job's seen-URL filter, so
 their new links enter the queue while the links to pages already fetched stay filtered.  A
+seed the list does not hold (it never answered, or was fetched as an ordinary page before it
+was made a seed) is due as well: the spider fetches it again when the job's filter holds it.  A
 revisited page that is no longer a hub leaves the list; at most ``MAX_HUBS`` hubs are kept,
 the most recently fetched.
 
@@ -43,6 +45,13 @@ def hours_setting(value: Any, name: str) -> float:
     return hours * 3600.0
 
 
+def _elapsed(when: float, now: float, after: float) -> bool:
+    """``after`` seconds have passed since ``when``, or ``when`` lies after ``now``: stored by
+    a run whose clock was ahead and corrected since, it would otherwise hold the page back
+    until the wall clock passes it (a year, for a clock a year ahead)."""
+    return when > now or now - when >= after
+
+
 class RevisitList:
     """URL -> ``(kind, last fetch as Unix time)`` of the seeds and hubs."""
 
@@ -66,10 +75,16 @@ class RevisitList:
             del self.pages[url]
 
     def is_due(self, url: str, now: float, after: float) -> bool:
-        """Listed and last fetched at least ``after`` seconds before ``now`` (``after`` 0:
-        never due)."""
+        """Listed and last fetched at least ``after`` seconds before ``now``, or after it
+        (``after`` 0: never due)."""
         entry = self.pages.get(url)
-        return after > 0 and entry is not None and now - entry[1] >= after
+        return after > 0 and entry is not None and _elapsed(entry[1], now, after)
+
+    def seed_due(self, url: str, now: float, after: float) -> bool:
+        """A seed to fetch again: due on the list, or not on it at all (never answered: a
+        download error records nothing; or fetched only as an ordinary page before it was
+        made a seed) (``after`` 0: never due)."""
+        return after > 0 and (url not in self.pages or self.is_due(url, now, after))
 
     def due_hubs(self, now: float, after: float) -> list[str]:
         """The hubs to fetch again, the longest unvisited first."""
@@ -160,12 +175,12 @@ class FailedFetches:
 
     def due(self, now: float, after: float) -> list[tuple[str, float]]:
         """``(url, score)`` of the pages whose last failure is at least ``after`` seconds old
-        (``after`` 0: never), the best-scored first (:attr:`evidence` holds what the score of
-        each was made of, when known)."""
+        or later than ``now`` (``after`` 0: never), the best-scored first (:attr:`evidence`
+        holds what the score of each was made of, when known)."""
         if after <= 0:
             return []
         due = [(-score, url) for url, (_, when, score) in self.pages.items()
-               if now - when >= after]
+               if _elapsed(when, now, after)]
         return [(url, -neg) for neg, url in sorted(due)]
 
     def __len__(self) -> int:

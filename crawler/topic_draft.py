@@ -41,6 +41,7 @@ a second draft in the same process may segment Chinese pages a little differentl
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import math
 import re
@@ -170,7 +171,8 @@ def load_examples(specs: Iterable[str], warn=print) -> list[Example]:
     for source in expand_sources(specs, warn):
         try:
             body, url, content_type = read_source(source)
-        except (OSError, ValueError) as err:
+        # http.client's errors (a non-numeric port, a malformed status line) are no OSError
+        except (OSError, ValueError, http.client.HTTPException) as err:
             warn(f"skipped {source}: cannot read it ({err})")
             continue
         example = example_from_html(body, source, url, content_type)

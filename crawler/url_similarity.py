@@ -54,6 +54,9 @@ _NETLOC = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.\-]*:)?//([^/]*)(.*)$", re.S)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _YEARS = range(1900, 2100)   # [DEFAULT] years accepted by the date merge
 MAX_URL = 4096               # [DEFAULT] guard: longer URLs are cut (edit distances stay cheap)
+# [ours] links × exemplars cells of one block of best(): its matrices and candidate pairs are
+# proportional to them (20,000 links × 3,000 exemplars at once took 1.9 GB)
+MAX_CELLS = 2_000_000
 
 
 # --------------------------------------------------------------------------------------------
@@ -509,14 +512,15 @@ class UrlSimilarity:
     unique values only (``rapidfuzz`` blocks; rows of the few-valued slots cached across
     calls), then gathered with numpy, weighted and summed.  ``workers`` (threads of the
     distance blocks), ``combo_vocab``, ``combo_cap``, ``strategy`` (of :meth:`best`: "auto",
-    "pairs", "full") and ``row_cache`` (cached cells) tune speed only, never a score.
+    "pairs", "full"), ``row_cache`` (cached cells) and ``max_cells`` (links × exemplars
+    compared at once by :meth:`best`: its memory) tune speed only, never a score.
     """
 
     def __init__(self, weights: Sequence[float] | None = None, *, w_f: float = W_F,
                  w_dd: float = W_DD, K: int = K_DEFAULT, reading: str = "B",
                  normalise: bool = False, workers: int = 1, combo_vocab: int = 2048,
                  combo_cap: int = 1024, strategy: str = "auto",
-                 row_cache: int = 2_000_000):
+                 row_cache: int = 2_000_000, max_cells: int = MAX_CELLS):
         if reading not in ("A", "B"):
             raise ValueError(f"reading must be 'A' or 'B', not {reading!r}")
         if K < 0:
@@ -525,7 +529,7 @@ class UrlSimilarity:
         self.workers, self.combo_vocab, self.combo_cap = workers, combo_vocab, combo_cap
         if strategy not in ("auto", "pairs", "full"):
             raise ValueError(f"strategy must be 'auto', 'pairs' or 'full', not {strategy!r}")
-        self.strategy, self.row_cache = strategy, row_cache
+        self.strategy, self.row_cache, self.max_cells = strategy, row_cache, max_cells
         self._indexes: OrderedDict[tuple[str, ...], _Index] = OrderedDict()
         self._small: OrderedDict[tuple[str, ...], _Index] = OrderedDict()
         self.w_f, self.w_dd = w_f, w_dd
@@ -778,12 +782,24 @@ class UrlSimilarity:
         Exact branch and bound.  The combo part of every score is known; each huge slot adds
         at most its weight (at most ``1 − |l1 − l2| / max(l1, l2)`` per element, per pair).
         An incumbent -- the exact score of a promising exemplar -- prunes every exemplar
-        whose upper bound is below it; only the rest is compared on the huge slots.
+        whose upper bound is below it; only the rest is compared on the huge slots.  The URLs
+        go in blocks of at most ``max_cells`` links × exemplars (memory; each URL's result
+        is its own, whatever else is in its block).
         """
         n = len(urls)
         idx = self.index(exemplars)
         if not n or not idx.m:
             return np.zeros(n), np.full(n, -1, dtype=np.int64)
+        step = max(1, self.max_cells // idx.m)
+        if n <= step:
+            return self._best(urls, idx)
+        parts = [self._best(urls[k:k + step], idx) for k in range(0, n, step)]
+        return (np.concatenate([top for top, _ in parts]),
+                np.concatenate([first for _, first in parts]))
+
+    def _best(self, urls: Sequence[str], idx: _Index) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`best` of one block of URLs."""
+        n = len(urls)
         L = self._prepare(urls, idx)
         lo = L.C if L.den is None else L.C / L.den
         if not L.huge:                                   # exact at combo level

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 import langcodes
 import numpy as np
 from langcodes.data_dicts import MACROLANGUAGES
+from lxml import etree
 
 from .chars import collapse
 from .document import Document, tag_code
@@ -257,6 +258,47 @@ def json_ld_metadata(doc: Document) -> dict[str, str]:
     return out
 
 
+MAX_MARKUP_ELEMENTS = 500     # [ours] microdata, <time> and rel links read per page
+_MARKUP_XPATH = etree.XPath("//*[@itemprop] | //time[@datetime] | //a[@rel]")
+
+
+def _element_text(el) -> str | None:
+    text = collapse(" ".join(el.itertext()))
+    return text if text and len(text) <= 200 else None
+
+
+def markup_metadata(doc: Document) -> dict[str, str]:
+    """Date and author from the page's markup, where meta tags and JSON-LD say nothing:
+    schema.org microdata (``itemprop="datePublished"`` / ``"author"``, its ``name`` inside),
+    a ``rel="author"`` link's text, else the first ``<time datetime>`` (one marked
+    ``pubdate`` or ``itemprop`` first).  The first :data:`MAX_MARKUP_ELEMENTS` such elements
+    are read."""
+    out: dict[str, str] = {}
+    times = []
+    for k, el in enumerate(_MARKUP_XPATH(doc.root)[:MAX_MARKUP_ELEMENTS]):
+        prop = (el.get("itemprop") or "").lower().split()
+        if "datepublished" in prop and "date" not in out:
+            value = el.get("content") or el.get("datetime") or _element_text(el)
+            if value:
+                out["date"] = collapse(value)
+        elif "author" in prop and "author" not in out:
+            names = [n for n in el.iter(tag=etree.Element) if n.get("itemprop") == "name"]
+            value = el.get("content") or _element_text(names[0] if names else el)
+            if value and not _is_url(value):
+                out["author"] = value
+        elif el.tag == "a" and "author" in (el.get("rel") or "").lower().split() \
+                and "author" not in out:
+            value = _element_text(el)
+            if value and not _is_url(value):
+                out["author"] = value
+        if el.tag == "time" and el.get("datetime"):
+            times.append((0 if el.get("pubdate") is not None or prop else 1, k,
+                          el.get("datetime")))
+    if "date" not in out and times:
+        out["date"] = collapse(min(times)[2])
+    return out
+
+
 def read_metadata(doc: Document) -> dict[str, Any]:
     """Metadata of the page: title candidates, description, author, date, canonical URL...
     from meta tags and Open Graph, and from JSON-LD where they say nothing."""
@@ -270,6 +312,9 @@ def read_metadata(doc: Document) -> dict[str, Any]:
                 break
     if doc.json_ld:
         for field, value in json_ld_metadata(doc).items():
+            out.setdefault(field, value)
+    if "date" not in out or "author" not in out:
+        for field, value in markup_metadata(doc).items():
             out.setdefault(field, value)
     out["html_title"] = _html_title(doc)
     out["h1"] = _first_text(doc, "h1")

@@ -228,3 +228,28 @@ def test_a_model_of_other_features_is_refused_when_loaded(tmp_path):
     (tmp_path / "auto.json").write_text(json.dumps(meta))
     with pytest.raises(RuntimeError, match="train auto"):
         load_model(str(tmp_path))
+
+
+def test_a_cookie_notice_or_newsletter_box_is_not_main_text():
+    """Found by a review: cookie banners and newsletter boxes came out with the article
+    (7 of 34 and 3 of 37 review pages), since the training pages hardly have them."""
+    para = ("The council approved the new solar farm on Tuesday after a long debate in the "
+            "town hall. Supporters said the plant would power about four thousand homes. ")
+    article = "".join(f"<p>{para} Paragraph {k}.</p>" for k in range(4))
+    cookie = ('<div class="cookie-banner" id="cookie-consent"><p>We use cookies and similar '
+              'technologies to improve your experience, measure audience and show you '
+              'personalised advertising. By clicking "Accept all" you agree to the storing of '
+              'cookies on your device.</p><button>Accept all</button></div>')
+    letter = ('<div class="newsletter-signup"><h3>Get our weekly newsletter</h3><p>The best '
+              'stories of the week in your inbox every Friday morning, free.</p></div>')
+    recipe = ('<div class="cookie-recipe"><p>Cream the butter and the sugar, add the eggs one by '
+              'one, then fold in the flour and the chocolate chips.</p></div>')
+    page = (f"<html><body><article>{article}{cookie}{letter}</article>{recipe}</body></html>")
+    text = extract(page, method="auto").text
+    assert all(f"Paragraph {k}." in text for k in range(4))
+    assert "cookies" not in text and "newsletter" not in text
+    # a page of nothing else keeps it (better than nothing), and other classes are untouched
+    only = extract(f"<html><body>{cookie}</body></html>", method="auto").text
+    assert "We use cookies" in only
+    assert "fold in the flour" in extract(
+        f"<html><body><article>{article}{recipe}</article></body></html>", method="auto").text

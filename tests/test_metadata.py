@@ -177,3 +177,26 @@ def test_the_sites_part_of_a_title_is_told_by_its_name_or_place(title, url, expe
     result = extract(f"<html><head><title>{title}</title></head><body>{ARTICLE}</body></html>",
                      url)
     assert result.title == expected
+
+
+@pytest.mark.parametrize("markup, date, author", [
+    ('<p class=byline>By <span itemprop="author" itemscope><span itemprop="name">Jane Roe'
+     '</span></span>, <time itemprop="datePublished" datetime="2024-03-01">1 March</time></p>',
+     "2024-03-01", "Jane Roe"),
+    ('<p>Posted <time datetime="2024-02-02T10:00">Feb 2</time> by <a rel="author" href="/u/j">'
+     'Jane Roe</a></p><footer><time datetime="2025-01-01">updated</time></footer>',
+     "2024-02-02T10:00", "Jane Roe"),
+    ('<p><time datetime="2020-01-01">site launch</time> <time pubdate datetime="2024-05-05">'
+     'May 5</time></p>', "2024-05-05", None),
+    ('<meta itemprop="datePublished" content="2024-06-06"><p>no visible date</p>',
+     "2024-06-06", None),
+])
+def test_date_and_author_from_microdata_time_and_rel_author(markup, date, author):
+    """Found by a review: with no meta tag or JSON-LD, ``<time datetime>``, schema.org
+    microdata and ``rel="author"`` were not read (date and author None)."""
+    meta = extract(f"<html><body>{markup}{ARTICLE}</body></html>").metadata
+    assert meta.get("date") == date and meta.get("author") == author
+    # a meta tag still wins
+    head = '<meta name="author" content="Meta Author"><meta name="date" content="1999-09-09">'
+    meta = extract(f"<html><head>{head}</head><body>{markup}{ARTICLE}</body></html>").metadata
+    assert meta["date"] == "1999-09-09" and meta["author"] == "Meta Author"

@@ -8,6 +8,7 @@ the seed or on-topic page that announced them.  The parsing lives in ``crawler/s
 """
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 
@@ -16,19 +17,28 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import threads
 from twisted.internet.defer import DeferredLock
 
-from ..feeds import announced_feeds, read_feed
+from ..feeds import Feed, announced_feeds, read_feed
 from ..items import PageItem
-from ..links import Link, resolve
-from ..middlewares import is_robots_request
+from ..links import Link, is_web_url, join, resolve
+from ..middlewares import is_robots_request, scheduled_url
 from ..scope import host_name
 from ..sitemaps import SitemapFile, candidates, listed_urls, read_sitemap, sitemaps_in_robots
 
 
-def _read_listed(body: bytes, max_size: int, url: str, host: str
+# what an XML or JSON feed opens with, after a byte order mark and white space (or UTF-16's
+# zero bytes)
+_FEED_START = re.compile(rb"(?:\xef\xbb\xbf|\xff\xfe|\xfe\xff)?[\s\x00]*[<{]")
+
+
+def _read_listed(body: bytes, max_size: int, url: str, hosts: tuple[str, ...]
                  ) -> tuple[SitemapFile, list[str]]:
-    """A sitemap parsed, and the URLs of ``host`` it lists: run in a worker thread."""
+    """A sitemap parsed, and the URLs of ``hosts`` it lists (those of the first host first):
+    run in a worker thread."""
     found = read_sitemap(body, max_size)
-    return found, listed_urls(found, url, host) if found.kind is not None else []
+    if found.kind is None:
+        return found, []
+    lists = [listed_urls(found, url, host) for host in dict.fromkeys(hosts)]
+    return found, list(dict.fromkeys(u for urls in lists for u in urls))
 
 
 @asynccontextmanager
@@ -46,12 +56,34 @@ async def holding(lock: DeferredLock) -> AsyncIterator[None]:
             lock.release()
 
 
-async def _read_off_loop(body: bytes, max_size: int, url: str, host: str
+async def _read_off_loop(body: bytes, max_size: int, url: str, hosts: tuple[str, ...]
                          ) -> tuple[SitemapFile, list[str]]:
     """:func:`_read_listed` in the reactor's thread pool: a 50,000-URL sitemap takes the
     best part of a second to parse, which would stall every download meanwhile."""
     return await maybe_deferred_to_future(
-        threads.deferToThread(_read_listed, body, max_size, url, host))
+        threads.deferToThread(_read_listed, body, max_size, url, hosts))
+
+
+async def _read_feed_off_loop(body: bytes) -> Feed:
+    """:func:`read_feed` in the reactor's thread pool (a feed of thousands of entries takes
+    feedparser seconds), and not at all for a body that does not open like XML or JSON:
+    feedparser spent about 30 s on a 9 MB binary seed body (a PDF without ``.pdf``)."""
+    if _FEED_START.match(body) is None:
+        return Feed([], reason="not a feed (neither XML nor JSON)")
+    return await maybe_deferred_to_future(threads.deferToThread(read_feed, body))
+
+
+def _page_base(root, page_url: str) -> str:
+    """The URL a page's relative references resolve against: its ``<base href>`` when that is
+    a web URL (as ``crawler.links.extract_links`` resolves the page's links), else its own."""
+    base_el = root.find(".//base[@href]")
+    if base_el is None:
+        return page_url
+    try:
+        declared = join(page_url, base_el.get("href").strip())
+    except ValueError:
+        return page_url
+    return declared if is_web_url(declared) else page_url
 
 
 class ListingsMixin:
@@ -61,12 +93,15 @@ class ListingsMixin:
         sitemaps it names (``FOLLOW_SITEMAPS``; ``crawler/sitemaps.py``)."""
         if response.status != 200 or not is_robots_request(request):
             return
-        host = host_name(request.url)
-        if host not in self.seed_hosts:
+        # a seed host's robots.txt may redirect (bare domain to www.): the seed is matched on
+        # the host asked, the sitemaps belong to the host that answered
+        seed_host, host = host_name(scheduled_url(request)), host_name(response.url)
+        if seed_host not in self.seed_hosts:
             return
+        again = seed_host in self.revisited_hosts
         for url in sitemaps_in_robots(response.body, response.url):
             if self.sitemaps.take_file(host, url):
-                self.crawler.engine.crawl(self._sitemap_request(url, host))
+                self.crawler.engine.crawl(self._sitemap_request(url, host, again=again))
 
     def _sitemap_request(self, url: str, host: str, again: bool | None = None) -> Request:
         """A sitemap of ``host``; fetched again past the job's seen-URL filter in a run that
@@ -101,8 +136,10 @@ class ListingsMixin:
             stats.inc_value("sitemaps/not_read_allowance_spent")
             self.crawl_log.complete(seq, note="sitemap: not read, the host's allowance is spent")
             return []
+        # the URLs of the host the sitemap was asked for, and of the host that served it
+        # (one that redirects, bare domain to www., lists the URLs of the second)
         found, urls = await _read_off_loop(response.body, self.sitemap_max_bytes,
-                                           response.url, host)
+                                           response.url, (host_name(response.url), host))
         if found.kind is None:
             stats.inc_value("sitemaps/files")
             stats.inc_value("sitemaps/invalid")
@@ -154,9 +191,10 @@ class ListingsMixin:
         revisited."""
         again = bool(response.meta.get("revisit"))
         host = host_name(response.url)
+        base = _page_base(item.doc.root, response.url)
         requests = []
         for href in announced_feeds(item.doc.root):
-            url = resolve(response.url, href, any_type=True)      # ".rss" is a feed here
+            url = resolve(base, href, any_type=True)      # ".rss" is a feed here
             if url is None or (self.scope.active and self.scope.refusal(url)):
                 continue
             if not again and self._job_knows(url):
@@ -168,7 +206,7 @@ class ListingsMixin:
                                                 feed_relevance=item.relevance))
         return requests
 
-    def parse_feed(self, response):
+    async def parse_feed(self, response):
         """Queue a feed's entries as links of the page that announced it: title as the
         anchor, summary as the context, the page's relevance as the parent's, in content, no
         in-link (the page's own links already count)."""
@@ -177,14 +215,15 @@ class ListingsMixin:
         if response.status != 200:
             self.crawl_log.complete(seq, note=f"feed: status {response.status}")
             return
-        feed = read_feed(response.body)
+        feed = await _read_feed_off_loop(response.body)
         if not feed.entries:
             stats.inc_value("feeds/files")
             stats.inc_value("feeds/invalid" if feed.reason else "feeds/empty")
             self.crawl_log.complete(seq, note=feed.reason or "feed: no entries")
             return
-        yield from self._feed_found(response, feed, meta.get("feed_relevance"),
-                                    max(0, meta.get("depth", 1) - 1))
+        for request in self._feed_found(response, feed, meta.get("feed_relevance"),
+                                        max(0, meta.get("depth", 1) - 1)):
+            yield request
 
     def _feed_found(self, response, feed, relevance: float | None,
                     depth: int) -> Iterator[Request]:
@@ -215,12 +254,12 @@ class ListingsMixin:
         (a feed's entries with no parent relevance); anything else is logged as not HTML."""
         host = host_name(response.url)
         found, urls = await _read_off_loop(response.body, self.sitemap_max_bytes,
-                                           response.url, host)
+                                           response.url, (host,))
         if found.kind is not None:
             for request in self._sitemap_found(response, host, found, urls):
                 yield request
             return
-        feed = read_feed(response.body)
+        feed = await _read_feed_off_loop(response.body)
         if feed.entries:
             for request in self._feed_found(response, feed, None, 0):
                 yield request

@@ -242,7 +242,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             url = canonical(url)
             if url in taken:
                 continue
-            again = revisits.is_due(url, now, after)
+            again = self._seed_again(url, now)
             if again:
                 self.revisited_hosts.add(host_name(url))
             yield self._start_request(url, again, seed=True,
@@ -262,6 +262,19 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             request = self._recovered_request(entry)
             if request is not None:
                 yield request
+
+    def _seed_again(self, url: str, now: float) -> bool:
+        """Whether seed ``url`` is fetched past the job's seen-URL filter (``REVISIT_AFTER``):
+        due on the revisit list, or off it (never answered, or fetched only as an ordinary
+        page) while the filter holds it as fetched, which would drop it in every run.  A seed
+        the job never fetched is an ordinary first fetch."""
+        revisits = self.crawl_state.revisits
+        if not revisits.seed_due(url, now, self.revisit_after):
+            return False
+        if url in revisits.pages:
+            return True
+        df = getattr(self.crawler, "priority_dupefilter", None)
+        return df is not None and df.fingerprint(Request(url)) in df.fetched
 
     def _recovered_request(self, entry: Entry) -> Request | None:
         """A request the previous run of the job queued and never fetched before it was
@@ -375,7 +388,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         links = self._outlinks(item, response)
         # a hub is not written but was worth fetching when it leads somewhere new: the link
         # model, site and trap statistics then count it as accepted
-        useful_hub = item.hub and leads_elsewhere(response.url, links, self.queued_priority)
+        useful_hub = item.hub and self._leads_elsewhere(response.url, links)
         self._judged(meta, response.url, accepted=item.accepted or useful_hub,
                      on_topic=item.on_topic)
         self._visited(meta, url, item.hub)
@@ -385,6 +398,13 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                 and "nofollow" not in item.robots:
             for request in self._feed_requests(item, response):
                 yield request
+
+    def _leads_elsewhere(self, url: str, links: list) -> bool:
+        """Whether the hub at ``url`` links a URL the job does not know (``leads_elsewhere``):
+        neither queued in this run nor fetched or queued by an earlier one (the seen-URL
+        filter), so a resumed job does not count a hub whose links it knows as useful."""
+        fresh = [link for link in links if not self._job_knows(link.url)]
+        return leads_elsewhere(url, fresh, self.queued_priority)
 
     def _fetch_outcome(self, meta: dict, url: str, transient: bool) -> None:
         """Keep a page whose fetch failed for a passing reason (after this run's retries) for
@@ -555,6 +575,10 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                     except OSError as err:
                         log.error("cannot close the %s: %s", name, err)
                 stats = self.crawler.stats
+                # Scrapy's own reason (closespider_pagecount, shutdown) when no rule of ours
+                # gave one: StallMonitor's handler, which would set it, may run after this one
+                if stats.get_value("crawl/stop_reason") is None:
+                    stats.set_value("crawl/stop_reason", reason)
                 write_summary(self.corpus_dir / "crawl-summary.json", stats.get_stats(),
                               reason)
                 log.info("crawl closed (%s): %s responses, %s documents written to %s, state "

@@ -10,6 +10,7 @@ punctuation sets include CJK marks.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -33,6 +34,16 @@ RELAXED_SHARE = 0.5
 # box is not comment-hinted (the page's comments, not its text)
 COMMENT_SHARE = 0.5
 COMMENT_ITEMS = 3
+# [ours] a cookie-consent notice or a newsletter box, by a class or id of its own, is never
+# main text (the training pages, 2007-2012, hardly have them, so the model did not learn their
+# hints): "cookie-banner", "cookie-consent", "gdpr", "newsletter-signup", "m-privacy-consent";
+# a whole token, so that a page's feature flags ("mm-use-consent-management-enabled") on its
+# body never match, and only an element holding little text (CONSENT_MAX_CHARS)
+CONSENT_HINT = re.compile(
+    r"^(?:[a-z]{1,3}-)?(?:privacy-)?(?:cookies?[-_]?(?:banner|notice|bar|consent|popup|modal|wall"
+    r"|message|dialog|box|law|policy|overlay|container|info|alert|warning|disclaimer"
+    r"|settings|accept)|consent|gdpr|newsletter)(?:[-_][a-z]+)?$", re.I)
+CONSENT_MAX_CHARS = 600
 
 
 @lru_cache(maxsize=2)
@@ -57,7 +68,8 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     of :mod:`extraction.containers` ("container votes").  A selection more than
     ``COMMENT_SHARE`` of whose text is in comment-hinted blocks, under at least
     ``COMMENT_ITEMS`` comment-hinted elements, gives way to that box when the box is not
-    ("comments: container votes")."""
+    ("comments: container votes").  The blocks of a cookie notice or a newsletter box
+    (:data:`CONSENT_HINT`) are left out of any selection that has other blocks."""
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
     table = block_table(doc)
     if not len(table.ids):
@@ -80,6 +92,10 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
             return empty("no block of the body looks like main content",
                          best_probability=float(prob.max()))
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
+    notice = _consent_blocks(doc, table.ids)
+    if (chosen & notice).any() and (chosen & ~notice).any():
+        chosen = chosen & ~notice
+        keep = np.isin(table.owner, table.ids[chosen]) & body_text
     comments = length * table.x[:, FEATURE_NAMES.index("hint_comment")]
     if relaxed != "container votes" and _share(length, comments, chosen) > COMMENT_SHARE \
             and _hinted_items(doc, table.ids[chosen]) >= COMMENT_ITEMS:
@@ -103,6 +119,23 @@ def _box_selection(doc: Document, table: BlockTable, body_text: np.ndarray
     box = doc.covered(box)
     chosen = (table.ids < n) & box[np.minimum(table.ids, n - 1)]
     return chosen, np.isin(table.owner, table.ids[chosen]) & body_text
+
+
+def _consent_blocks(doc: Document, ids: np.ndarray) -> np.ndarray:
+    """Which blocks (owned by ``ids``) lie in an element holding under
+    :data:`CONSENT_MAX_CHARS` characters one of whose classes or ids names a cookie notice
+    or a newsletter box (:data:`CONSENT_HINT`)."""
+    hinted = [i for i, (cls, ident) in doc.hints.items()
+              if any(map(CONSENT_HINT.match, f"{cls or ''} {ident or ''}".split()))]
+    if not hinted:
+        return np.zeros(len(ids), dtype=bool)
+    chars = np.concatenate(([0], np.cumsum(doc.tlen)))
+    hinted = np.array(hinted)
+    hinted = hinted[chars[doc.end[hinted]] - chars[hinted] < CONSENT_MAX_CHARS]
+    mask = np.zeros(doc.size, dtype=bool)
+    mask[hinted] = True
+    inside = doc.covered(mask)
+    return (ids < doc.size) & inside[np.minimum(ids, doc.size - 1)]
 
 
 def _share(length: np.ndarray, part: np.ndarray, chosen: np.ndarray) -> float:
