@@ -269,6 +269,9 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> Decoded:
         if _fits(data, enc):
             return Decoded(data.decode(enc, errors="replace"), enc, source)
 
+    escaped = _iso2022(data[:_DETECTION_WINDOW])
+    if escaped:
+        return Decoded(data.decode(escaped, errors="replace"), escaped, "detected")
     if data[:_DETECTION_WINDOW].isascii() or _looks_utf8(data):
         return Decoded(data.decode("utf-8", errors="replace"), "utf-8", "utf-8")
     detected = _detect(data)
@@ -276,6 +279,23 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> Decoded:
         return Decoded(data.decode(detected, errors="replace"), detected, "detected")
     enc = candidates[0][0] if candidates else "cp1252"
     return Decoded(data.decode(enc, errors="replace"), enc, "fallback")
+
+
+# the escape sequences that switch a 7-bit ISO-2022 text into its double-byte sets (RFC 1468
+# for Japanese mail and old Japanese pages, RFC 1557 for Korean): ASCII bytes that are no ASCII
+_ISO2022 = ((re.compile(rb"\x1b\$[@B]|\x1b\$\(D"), "iso2022_jp"),
+            (re.compile(rb"\x1b\$\)C"), "iso2022_kr"))
+
+
+def _iso2022(sample: bytes) -> str | None:
+    """The ISO-2022 encoding whose escape sequences an undeclared 7-bit page holds, when it
+    decodes under it without an error (its bytes are ASCII, so it would be read as UTF-8)."""
+    if b"\x1b" not in sample:
+        return None
+    for pattern, encoding in _ISO2022:
+        if pattern.search(sample) and _strict_fits(sample, encoding):
+            return encoding
+    return None
 
 
 def _late_declaration(data: bytes) -> str | None:

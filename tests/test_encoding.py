@@ -183,3 +183,21 @@ def test_many_accented_latin_words_before_a_big5_text_cost_linear_time():
     page = (b"<html><body><p>" + b"No\xebl " * 40 + b"</p><p>" + zh.encode("big5")
             + b"</p></body></html>")
     assert zh in decode_html(page).text
+
+
+@pytest.mark.parametrize("encoding, text, language", [
+    ("iso2022_jp", "北海道の小さな町、ワーケーションで人口増加に転じる。町の人口は昨年から増えている。", "ja"),
+    ("iso2022_kr", "북한산 백운대 등산 코스 후기입니다. 정말 좋았습니다.", "ko"),
+])
+def test_an_undeclared_iso_2022_page_is_read_by_its_escape_sequences(encoding, text, language):
+    """Found by a review: an undeclared ISO-2022-JP page is all ASCII bytes, so it was read as
+    UTF-8 and came out as escape-sequence garbage (P/R 0)."""
+    from extraction import extract
+
+    page = f"<html><body><article><p>{text * 5}</p></article></body></html>".encode(encoding)
+    assert page.isascii()
+    result = extract(page)
+    assert result.encoding == encoding and text[:10] in result.text
+    assert result.language == language
+    # an ANSI colour escape in an ASCII page is no ISO-2022
+    assert extract(b"<html><body><p>red \x1b[31m text</p></body></html>").encoding == "utf-8"
