@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,8 @@ def ends_mid_line(path: str | Path) -> bool:
     """The file exists, is not empty and does not end with a newline (a line cut by a kill
     or a full disk: what is appended next must start a line of its own)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False     # a pipe or a device (CRAWL_LOG=/dev/stdout): nothing to read
         with open(path, "rb") as f:
             f.seek(-1, 2)
             return f.read(1) != b"\n"

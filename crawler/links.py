@@ -206,8 +206,13 @@ def join(base: str, href: str) -> str:
 
 
 def _rfc3986_join(base: str, href: str) -> str:
-    """RFC 3986 §5.2.2 on the raw components (no decoding), empty segments kept."""
+    """RFC 3986 §5.2.2 on the raw components (no decoding), empty segments kept; a reference
+    with the base's scheme and no authority (``http:foo``) is relative, as the RFC's
+    non-strict parsers, ``urljoin`` and browsers read it."""
     b, r = urlsplit(base), urlsplit(href)
+    if r.scheme and r.scheme == b.scheme and not r.netloc:
+        href = href[len(r.scheme) + 1:]
+        r = urlsplit(href)
     has_query = "?" in href.partition("#")[0]
     if r.scheme:
         scheme, netloc, path, query = r.scheme, r.netloc, _remove_dot_segments(r.path), r.query
@@ -271,19 +276,24 @@ def resolve(base: str, href: str, any_type: bool = False) -> str | None:
 _LINK_TAGS = frozenset(("a", "area", "frame"))
 
 
+def page_base(root, page_url: str) -> str:
+    """The URL a page's relative references resolve against: its ``<base href>`` when that is
+    a web URL, else the page's own (a malformed or ``javascript:`` base, as browsers do)."""
+    base_el = root.find(".//base[@href]")
+    if base_el is None:
+        return page_url
+    try:
+        declared = join(page_url, base_el.get("href").strip())
+    except ValueError:
+        return page_url
+    return declared if is_web_url(declared) else page_url
+
+
 def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None = None
                   ) -> list[Link]:
     """All crawlable links of ``doc`` (one per canonical URL, in document order): ``<a>`` and
     ``<area>`` hrefs, ``<frame>`` sources."""
-    base = base_url
-    base_el = doc.root.find(".//base[@href]")
-    if base_el is not None:
-        try:
-            declared = join(base_url, base_el.get("href").strip())
-        except ValueError:
-            declared = ""
-        if is_web_url(declared):    # a malformed or javascript: <base>: the page's URL, as
-            base = declared         # browsers do
+    base = page_base(doc.root, base_url)
     anchors = np.flatnonzero(doc.is_tag(_LINK_TAGS))
     if not len(anchors):
         return []

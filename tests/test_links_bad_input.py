@@ -131,6 +131,10 @@ def test_references_resolve_as_rfc_3986_says_empty_path_segments_included():
         == "http://a.test/docs//a%2Fb/n.html"
     for href in ("http://[a]@", "http://[]@", "http://[[%2).ü'%zz];@"):   # one bad href
         assert resolve(wayback + "p", href) is None                       # costs only itself
+    # the base's scheme without an authority is relative, as urljoin and browsers read it
+    # (found by the diff review: "http:foo" on a base with "//" went to "http:///foo")
+    assert join("http://a.test/a//b", "http:foo") == "http://a.test/a//foo"
+    assert join("http://a.test/a/b", "http:foo") == "http://a.test/a/foo"
 
 
 def test_frames_and_image_map_areas_are_links():

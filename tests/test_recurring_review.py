@@ -82,6 +82,12 @@ def test_a_seed_unreachable_on_the_first_night_is_fetched_the_next(demo, tmp_pat
     assert set(web.seeds) <= answered
     listed = json.loads((tmp_path / "state" / "revisit.json").read_text())["pages"]
     assert {(url, kind) for url, kind, _ in listed} >= {(url, SEED) for url in web.seeds}
+    # their first answer, not a revisit: it feeds the statistics (found by the diff review:
+    # the IDF statistics counted no document)
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert not summary.get("revisit/requests")
+    idf = json.loads((tmp_path / "state" / "document_frequencies.json").read_text())
+    assert idf["n_docs"] >= len(web.seeds)
 
 
 def test_a_seed_off_the_revisit_list_is_due_once_the_job_has_fetched_it(tmp_path):

@@ -229,3 +229,31 @@ def test_shard_numbers_go_on_when_the_compression_changes_between_runs(tmp_path)
         "part-00000.jsonl", "part-00001.jsonl.gz", "part-00002.jsonl"]
     assert [d["url"] for d in documents_since(tmp_path, None)] == [
         f"http://a.test/{run}" for run in range(3)]
+
+
+def test_a_crawl_log_on_a_pipe_opens_without_waiting(tmp_path):
+    """Found by the diff review: checking the log's last byte opened a named pipe for reading,
+    which waits for a writer that never comes (CRAWL_LOG to a pipe hung the crawl's start)."""
+    import os
+    import threading
+
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(open(fifo, encoding="utf-8")),
+                              daemon=True)
+    reader.start()
+    opened = threading.Event()
+
+    def write_log():
+        log = CrawlLog(fifo)
+        opened.set()
+        log.complete(log.open_entry({"url": "http://a.test/"}), status=200)
+        log.close()
+
+    writer = threading.Thread(target=write_log, daemon=True)
+    writer.start()
+    assert opened.wait(5), "CrawlLog blocked opening a pipe"
+    writer.join(5)
+    reader.join(5)
+    assert json.loads(lines[0])["url"] == "http://a.test/"

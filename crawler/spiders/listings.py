@@ -19,7 +19,7 @@ from twisted.internet.defer import DeferredLock
 
 from ..feeds import Feed, announced_feeds, read_feed
 from ..items import PageItem
-from ..links import Link, is_web_url, join, resolve
+from ..links import Link, page_base, resolve
 from ..middlewares import is_robots_request, scheduled_url
 from ..scope import host_name
 from ..sitemaps import SitemapFile, candidates, listed_urls, read_sitemap, sitemaps_in_robots
@@ -71,19 +71,6 @@ async def _read_feed_off_loop(body: bytes) -> Feed:
     if _FEED_START.match(body) is None:
         return Feed([], reason="not a feed (neither XML nor JSON)")
     return await maybe_deferred_to_future(threads.deferToThread(read_feed, body))
-
-
-def _page_base(root, page_url: str) -> str:
-    """The URL a page's relative references resolve against: its ``<base href>`` when that is
-    a web URL (as ``crawler.links.extract_links`` resolves the page's links), else its own."""
-    base_el = root.find(".//base[@href]")
-    if base_el is None:
-        return page_url
-    try:
-        declared = join(page_url, base_el.get("href").strip())
-    except ValueError:
-        return page_url
-    return declared if is_web_url(declared) else page_url
 
 
 class ListingsMixin:
@@ -191,7 +178,7 @@ class ListingsMixin:
         revisited."""
         again = bool(response.meta.get("revisit"))
         host = host_name(response.url)
-        base = _page_base(item.doc.root, response.url)
+        base = page_base(item.doc.root, response.url)
         requests = []
         for href in announced_feeds(item.doc.root):
             url = resolve(base, href, any_type=True)      # ".rss" is a feed here

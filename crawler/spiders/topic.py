@@ -243,10 +243,15 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             if url in taken:
                 continue
             again = self._seed_again(url, now)
-            if again:
+            # a seed that never answered (kept as a failure) is fetched past the filter as its
+            # first answer, which feeds the statistics, not as a revisit, which does not
+            unanswered = again and url not in revisits.pages \
+                and url in self.crawl_state.failures.pages
+            if again and not unanswered:
                 self.revisited_hosts.add(host_name(url))
-            yield self._start_request(url, again, seed=True,
-                                      retry_failed=failed.pop(url, None) is not None)
+            yield self._start_request(url, again and not unanswered, seed=True,
+                                      retry_failed=failed.pop(url, None) is not None
+                                      or unanswered)
         for url in revisits.due_hubs(now, after):
             failed.pop(url, None)
             if url not in taken:
