@@ -164,7 +164,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     pages = empty = 0
-    pool = get_context("spawn").Pool(args.workers) if args.workers > 1 else None
+    # workers ignore Ctrl-C: the main process ends them (a worker's KeyboardInterrupt left
+    # the pool joining zombies for ever)
+    pool = get_context("spawn").Pool(args.workers, initializer=_ignore_interrupts) \
+        if args.workers > 1 else None
+    finished = False
     try:
         with open(out, "w", encoding="utf-8") as handle, \
                 tqdm(total=total, desc=f"extract ({args.method})", unit="page",
@@ -179,18 +183,31 @@ def cmd_batch(args: argparse.Namespace) -> int:
                     handle.write(json.dumps(row, ensure_ascii=False) + "\n")
                 pages += len(batch)
                 progress.update(len(batch))
+        finished = True
     finally:
         if pool is not None:
-            pool.close()
+            if finished:
+                pool.close()
+            else:
+                pool.terminate()
             pool.join()
     summary = f"{pages} pages -> {out} ({empty} empty)"
     skipped = sum((w.skipped for w in warcs), Counter())
+    records = sum(w.records for w in warcs)
     if warcs:
-        records = sum(w.records for w in warcs)
         summary += (f"; {records} WARC records, skipped: "
                     + (", ".join(f"{n} {why}" for why, n in skipped.most_common()) or "none"))
     print(summary, file=sys.stderr)
+    if warcs and not pages and not records and skipped.get("archive damaged"):
+        print(f"{source}: no WARC record could be read", file=sys.stderr)
+        return 1
     return 0
+
+
+def _ignore_interrupts() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -262,4 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:       # Ctrl-C: the rows written so far stay, complete
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -89,8 +89,14 @@ def detect_language(text: str, declared: str | None = None) -> str | None:
             # the other way round: a template's default lang="en" over text in another
             # language (a tenth of English function words where English has a quarter)
             return identified_language(sample) or code
-        if not _other_script(code, sample):
+        # (the whole tag: "sr-Latn" is Serbian in Latin script)
+        if not _other_script(declared.strip().replace("_", "-")[:35] or code, sample):
             return code
+        # text in another script than the declared language's: what it is, else the
+        # declaration (a Russian install guide full of Latin commands stays Russian)
+        if len(words) >= 20 and english > 0.08:
+            return "en"
+        return identified_language(sample) or code
     if len(words) >= 20 and english > 0.08:
         return "en"
     return identified_language(sample)
@@ -113,10 +119,10 @@ def _latin_script(code: str) -> bool | None:
     return None if script is None else script == "Latn"
 
 
-def _other_script(code: str, sample: str) -> bool:
+def _other_script(tag: str, sample: str) -> bool:
     """The text is plainly not in the declared language's script: at least 30 letters, under
     20% Latin for a Latin-script language, over 80% for another."""
-    latin = _latin_script(code)
+    latin = _latin_script(tag)
     if latin is None:
         return False
     head = sample[:2000]
@@ -141,20 +147,28 @@ def identified_language(text: str) -> str | None:
     head = text[:IDENTIFY_CHARS]
     if len(_LETTER.findall(head)) < IDENTIFY_MIN_LETTERS:
         return None
-    totals: dict[str | None, float] = {}
+    # close languages split the probability (ar / arz / ary, hr / bs / sr): summed by
+    # macrolanguage to judge how sure it is, the group's best member named
+    totals: dict[str, float] = {}
+    best: dict[str, str | None] = {}
     for code, prob in _identifier().rank(head):
         if prob < 1e-4:
             break           # ranked best first: the rest adds nothing
-        language = _macro_language(code)     # its dialects' share counted with it
-        totals[language] = totals.get(language, 0.0) + prob
-    language, prob = max(totals.items(), key=lambda kv: kv[1])
-    return language if prob >= IDENTIFY_MIN_PROB else None
+        group = MACROLANGUAGES.get(code, code)
+        totals[group] = totals.get(group, 0.0) + prob
+        best.setdefault(group, _own_language(code))
+    group, prob = max(totals.items(), key=lambda kv: kv[1])
+    return best[group] if prob >= IDENTIFY_MIN_PROB else None
 
 
 @lru_cache(maxsize=512)
-def _macro_language(code: str) -> str | None:
-    """A py3langid code as :func:`declared_code` gives it, a dialect's or historical form's
-    as its language's (``arz``, ``ary`` -> ``ar``)."""
+def _own_language(code: str) -> str | None:
+    """A py3langid code as :func:`declared_code` gives it; a dialect without a two-letter
+    code as its macrolanguage's (``arz``, ``ary`` -> ``ar``); hr, bs, id, nn stay themselves
+    (their macrolanguages sh, ms, no would rename them)."""
+    own = declared_code(code)
+    if own is None or len(own) == 2:
+        return own
     return declared_code(MACROLANGUAGES.get(code, code))
 
 
@@ -242,6 +256,9 @@ def json_ld_metadata(doc: Document) -> dict[str, str]:
                 # the article before the page that holds it (a @graph may list the WebPage
                 # first: its name is the site's page title, its date the site's)
                 works.append((0 if kinds - _GENERIC_WORKS else 1, obj))
+    if sum(1 for rank, _ in works if rank == 0) > 1:
+        # several articles (a listing's posts): none is the page, the WebPage is
+        works = [(1 - rank, obj) for rank, obj in works]
     out: dict[str, str] = {}
     for _, obj in sorted(works, key=lambda rank_obj: rank_obj[0]):
         for field, keys in _LD_TEXT_FIELDS.items():
@@ -263,27 +280,50 @@ _MARKUP_XPATH = etree.XPath("//*[@itemprop] | //time[@datetime] | //a[@rel]")
 
 
 def _element_text(el) -> str | None:
-    text = collapse(" ".join(el.itertext()))
+    """The element's text when it is short enough to be a name or a date (200 characters)."""
+    pieces, size = [], 0
+    for piece in el.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size > 2000:         # (white space collapses: a margin before giving up)
+            return None
+    text = collapse(" ".join(pieces))
     return text if text and len(text) <= 200 else None
+
+
+def _in_comment(el) -> bool:
+    """Inside a comment's microdata (``itemprop="comment"``, an ``itemtype`` of a Comment)."""
+    for a in el.iterancestors():
+        if "comment" in (a.get("itemprop") or "").lower().split() \
+                or "comment" in (a.get("itemtype") or "").lower():
+            return True
+    return False
 
 
 def markup_metadata(doc: Document) -> dict[str, str]:
     """Date and author from the page's markup, where meta tags and JSON-LD say nothing:
     schema.org microdata (``itemprop="datePublished"`` / ``"author"``, its ``name`` inside),
     a ``rel="author"`` link's text, else the first ``<time datetime>`` (one marked
-    ``pubdate`` or ``itemprop`` first).  The first :data:`MAX_MARKUP_ELEMENTS` such elements
-    are read."""
+    ``pubdate`` or ``datePublished`` first); a comment's microdata is not the page's.  The
+    first :data:`MAX_MARKUP_ELEMENTS` such elements are read."""
     out: dict[str, str] = {}
     times = []
+    authors_read = 0
     for k, el in enumerate(_MARKUP_XPATH(doc.root)[:MAX_MARKUP_ELEMENTS]):
+        if _in_comment(el):     # a commenter's name and date are not the page's
+            continue
         prop = (el.get("itemprop") or "").lower().split()
         if "datepublished" in prop and "date" not in out:
             value = el.get("content") or el.get("datetime") or _element_text(el)
             if value:
                 out["date"] = collapse(value)
         elif "author" in prop and "author" not in out:
-            names = [n for n in el.iter(tag=etree.Element) if n.get("itemprop") == "name"]
-            value = el.get("content") or _element_text(names[0] if names else el)
+            if authors_read >= 3:   # nested ones, each around the whole text: read few
+                continue
+            authors_read += 1
+            name = next((n for n in el.iter(tag=etree.Element) if n.get("itemprop") == "name"),
+                        None)
+            value = el.get("content") or _element_text(el if name is None else name)
             if value and not _is_url(value):
                 out["author"] = value
         elif el.tag == "a" and "author" in (el.get("rel") or "").lower().split() \
@@ -292,8 +332,8 @@ def markup_metadata(doc: Document) -> dict[str, str]:
             if value and not _is_url(value):
                 out["author"] = value
         if el.tag == "time" and el.get("datetime"):
-            times.append((0 if el.get("pubdate") is not None or prop else 1, k,
-                          el.get("datetime")))
+            marked = el.get("pubdate") is not None or "datepublished" in prop
+            times.append((0 if marked else 1, k, el.get("datetime")))
     if "date" not in out and times:
         out["date"] = collapse(min(times)[2])
     return out
@@ -329,9 +369,11 @@ def read_metadata(doc: Document) -> dict[str, Any]:
 
 
 # " | ", " - ", " – ", " — ", " · ", " • ", " » ", " :: ", "｜" between a headline and a site name
-_TITLE_SEPARATOR = re.compile(r"\s+(?:[|\-–—·•»]|::)\s+|\s*[|»•｜]\s*")
-# a heading's permalink mark (Sphinx's ¶, Markdown renderers' #, §, 🔗)
-_HEADING_MARK = re.compile(r"[\s¶#§🔗]+$")
+# (" - " between two numbers is a score or a span: "Arsenal 2 - 1 Chelsea", "2020 - 2021")
+_TITLE_SEPARATOR = re.compile(
+    r"\s+(?:[|–—·•»]|::)\s+|(?<!\d)\s+-\s+|\s+-\s+(?!\d)|\s*[|»•｜]\s*")
+# a heading's permalink mark (Sphinx's ¶, §, 🔗; Markdown renderers' " #", not C#'s)
+_HEADING_MARKS = "¶§🔗"
 _TOKEN = re.compile(r"[^\W\d_]{3,}")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 MAX_HEADINGS = 5
@@ -350,40 +392,66 @@ def _tokens(text: str) -> set[str]:
     return {w[:5] for w in _TOKEN.findall(low)} | {cjk[i:i + 2] for i in range(len(cjk) - 1)}
 
 
+def _without_marks(text: str) -> str:
+    """``text`` without the permalink marks at its end (at most three: linear time)."""
+    for _ in range(3):
+        cut = text.rstrip().rstrip(_HEADING_MARKS).rstrip()
+        if cut.endswith(" #") or cut == "#":
+            cut = cut[:-1].rstrip()
+        if cut == text:
+            break
+        text = cut
+    return text
+
+
 def _headings(doc: Document) -> list[str]:
     """The texts of the page's first :data:`MAX_HEADINGS` ``<h1>``, permalink marks removed."""
     out = []
     for i in np.flatnonzero(doc.tag == tag_code("h1"))[:MAX_HEADINGS].tolist():
-        text = _HEADING_MARK.sub("", collapse(doc.text_of(nodes=[i])))
+        text = _without_marks(collapse(doc.text_of(nodes=[i])))
         if text:
             out.append(text)
     return out
 
 
+# labels of a host that name no site: generic and country second-level domains
+_GENERIC_LABELS = frozenset("www com net org gov edu mil int co ac".split())
+
+
 def _site_keys(site_name: str | None, url: str | None) -> list[str]:
     """What a site's name looks like in a title: ``og:site_name``, and the labels of the
-    page's host other than ``www`` and the last (``stackoverflow`` of stackoverflow.com)."""
+    page's host but the last, ``www`` and generic ones (``stackoverflow`` of
+    stackoverflow.com, ``smh`` of www.smh.com.au)."""
     keys = [_key(site_name)] if site_name and _key(site_name) else []
-    host = urlsplit(url).hostname or "" if url else ""
-    labels = host.split(".")[:-1]
-    keys += [label for label in labels if len(label) >= 3 and label != "www"]
+    try:
+        host = (urlsplit(url).hostname or "") if url else ""
+    except ValueError:      # "http://[::1/": no host to read
+        host = ""
+    keys += [label for label in host.split(".")[:-1]
+             if len(label) >= 3 and label not in _GENERIC_LABELS]
     return keys
 
 
-def title_parts(title: str, site_name: str | None = None,
-                url: str | None = None) -> tuple[str, str | None]:
+def title_parts(title: str, site_name: str | None = None, url: str | None = None,
+                by_position: bool = True) -> tuple[str, str | None]:
     """``(headline, site)`` of a ``<title>`` cut by separators such as `` | `` and `` - ``:
     the end segment that names the site (``og:site_name``, a label of the page's host) taken
-    off; without such a name the last segment ("Headline | Site", most sites), or the first
-    when it is short and the last much longer ("Daily Courier - Storm hits the coast").  A
+    off, else the last one ("Headline | Site", the common order; not ``by_position``: none);
+    of three segments or more left (a breadcrumb, "Home | News | Headline"), the longest.  A
     title without separators is all headline."""
     parts = _TITLE_SEPARATOR.split(title)
     seps = _TITLE_SEPARATOR.findall(title)
-    if len(parts) < 2 or not all(p.strip() for p in (parts[0], parts[-1])):
-        return title, None
+    while len(parts) > 1 and not parts[-1].strip():     # "Headline |"
+        parts, seps = parts[:-1], seps[:-1]
+    while len(parts) > 1 and not parts[0].strip():
+        parts, seps = parts[1:], seps[1:]
+    if len(parts) < 2:
+        return parts[0].strip() if parts else title, None
 
     def without(k: int) -> tuple[str, str]:
         rest = parts[:-1] if k else parts[1:]
+        if len(rest) >= 3:
+            return max(rest, key=len).strip(), parts[k]
         glue = seps[:-1] if k else seps[1:]
         return "".join(p + s for p, s in zip(rest, glue + [""])).strip(), parts[k]
 
@@ -391,36 +459,37 @@ def title_parts(title: str, site_name: str | None = None,
     for k in (-1, 0):
         if any(key in _key(parts[k]) for key in keys) and len(parts[k]) < len(title) / 2:
             return without(k)
-    first, last = len(parts[0].split()), len(parts[-1].split())
-    return without(0 if first <= 3 and last >= first + 2 else -1)
+    return without(-1) if by_position else (title, None)
 
 
 def choose_title(meta: dict[str, Any], doc: Document | None = None) -> str | None:
-    """The page's title: the Open Graph title (without the site's name); else the longest
-    ``<h1>`` that the ``<title>`` holds, not the site's name (a logo heading); else the first
-    ``<h1>`` sharing a word with the ``<title>``'s headline (the visible headline, worded
-    differently); else that headline (``<title>`` without the site's name); else the
-    first ``<h1>``.  ``doc`` gives every ``<h1>`` (else only ``meta["h1"]``)."""
+    """The page's title: the Open Graph title (a segment naming the site taken off); else an
+    ``<h1>`` making up most of the ``<title>``'s headline (:func:`title_parts`), the longest;
+    else the first ``<h1>`` of two words or more sharing one with that headline (the visible
+    headline, worded differently); else the headline; else the first ``<h1>``.  An ``<h1>``
+    that is the site's name (a logo) is never the title.  ``doc`` gives every ``<h1>`` (else
+    only ``meta["h1"]``)."""
     html_title, og, site_name = meta.get("html_title"), meta.get("og_title"), \
         meta.get("site_name")
     url = doc.url if doc is not None else None
-    if og:
-        headline, _ = title_parts(og, site_name) if site_name else (og, None)
+    if og:      # only a segment that names the site: "Arsenal 2 - 1 Chelsea" stays whole
+        headline, _ = title_parts(og, site_name, url, by_position=False)
         return headline or og
     h1 = meta.get("h1")
     headings = _headings(doc) if doc is not None else ([h1] if h1 else [])
     if not html_title:
         return headings[0] if headings else None
     headline, site = title_parts(html_title, site_name, url)
-    not_site = [h for h in headings if not site_name or _key(h) != _key(site_name)]
-    whole = _key(html_title)
-    held = [h for h in not_site if _key(h) and _key(h) in whole]
-    if len(held) > 1:       # a logo heading and the headline: the logo is the site's part
-        held = [h for h in held if _key(h) != _key(site or "")] or held
+    logos = {_key(site_name or ""), _key(site or "")} - {""}
+    candidates = [h for h in headings if _key(h) and _key(h) not in logos]
+    line = _key(headline)
+    held = [h for h in candidates if _key(h) in line and 2 * len(_key(h)) >= len(line)]
     if held:
         return max(held, key=len)
-    words = _tokens(headline)
-    for h in not_site:
-        if words & _tokens(h):
+    # the headline's own words: its longest segment, not a section named beside it
+    words = _tokens(max(_TITLE_SEPARATOR.split(headline), key=len))
+    for h in candidates:
+        own = _tokens(h)
+        if len(own) >= 2 and words & own:
             return h
     return headline or html_title

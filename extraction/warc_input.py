@@ -3,9 +3,9 @@ for ``python -m extraction batch --input FILE.warc.gz``.
 
 A page is a ``response`` record with status 200 (or a ``resource`` record) whose HTTP
 Content-Type names HTML, or that has none and starts like markup; its body is given decoded
-(chunked transfer and gzip / deflate / brotli content encodings, by ``warcio``).  Everything
-else (a record the archive's end cuts short included) is counted in :attr:`WarcPages.skipped`
-by reason, never raised.
+(chunked transfer and gzip / deflate / brotli / zstd content encodings, by ``warcio``).
+Everything else (a record the archive's end cuts short included) is counted in
+:attr:`WarcPages.skipped` by reason, never raised.
 """
 from __future__ import annotations
 
@@ -16,9 +16,41 @@ from pathlib import Path
 from typing import Iterator
 
 from warcio.archiveiterator import ArchiveIterator
+from warcio.bufferedreaders import BufferedReader
 from warcio.exceptions import ArchiveLoadFailed
 
 log = logging.getLogger(__name__)
+
+
+class _OneStream:
+    """A brotli or zstd decoder as warcio's readers call one: ``decompress`` and a falsy
+    ``unused_data`` (one compressed stream per body).  warcio's own brotli entry sets that
+    attribute on the decoder object, which brotli 1.1+ refuses, so every ``br`` body failed."""
+
+    unused_data = b""
+
+    def __init__(self, decode):
+        self.decompress = decode
+
+
+def _register_decoders() -> None:
+    try:
+        import brotli
+    except ImportError:
+        pass
+    else:
+        BufferedReader.DECOMPRESSORS["br"] = lambda: _OneStream(brotli.Decompressor().process)
+    try:        # Python 3.14's compression.zstd, or its backport (a dependency of Scrapy)
+        from compression import zstd
+    except ImportError:
+        try:
+            from backports import zstd
+        except ImportError:
+            return
+    BufferedReader.DECOMPRESSORS["zstd"] = lambda: _OneStream(zstd.ZstdDecompressor().decompress)
+
+
+_register_decoders()
 
 MAX_PAGE_BYTES = 32 << 20   # [ours] a larger record body is skipped, not read into memory
 WARC_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
@@ -64,7 +96,8 @@ class WarcPages:
                         yield page
             except (ArchiveLoadFailed, OSError, EOFError, ValueError) as err:
                 # a truncated or damaged archive: the pages before the damage are kept
-                log.warning("%s: unreadable after %d records: %s", self.path, self.records, err)
+                log.warning("%s: unreadable after %d records: %.200r", self.path,
+                            self.records, str(err))
                 self.skipped["archive damaged"] += 1
 
     def _page(self, record) -> WarcPage | None:
@@ -94,7 +127,10 @@ class WarcPages:
         if len(body) > self.max_bytes:
             self.skipped["too large"] += 1
             return None
-        if getattr(record.raw_stream, "limit", 0) > 0:
+        raw = record.raw_stream
+        while raw.read(1 << 16):    # what the decoder left (a CRLF after the last chunk)
+            pass
+        if getattr(raw, "limit", 0) > 0:
             # the archive ended inside the record: its page would be written cut short
             self.skipped["truncated"] += 1
             return None

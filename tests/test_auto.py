@@ -253,3 +253,20 @@ def test_a_cookie_notice_or_newsletter_box_is_not_main_text():
     assert "We use cookies" in only
     assert "fold in the flour" in extract(
         f"<html><body><article>{article}{recipe}</article></body></html>", method="auto").text
+
+
+def test_a_post_tagged_newsletter_or_a_privacy_policy_keeps_its_text():
+    """Found by the review of this stop's diff: WordPress's tag-newsletter class on a post's
+    <article> took the post out, and a privacy policy lost its "gdpr" and "consent" sections."""
+    para = ("Our March newsletter is now available. It covers the spring fair, the new "
+            "playground on Elm Street and the volunteer day on April 12. ")
+    post = (f'<article class="post tag-newsletter"><h1>March newsletter is out</h1>'
+            f'<p>{para * 3}</p></article>')
+    assert "spring fair" in extract(f"<html><body>{post}</body></html>", method="auto").text
+    sections = "".join(
+        f'<section id="{ident}"><h2>{title}</h2><p>{para}</p></section>'
+        for ident, title in (("cookie-policy", "Cookies"), ("gdpr", "Your rights"),
+                             ("consent", "Withdrawing consent")))
+    text = extract(f"<html><body><main><h1>Privacy policy</h1>{sections}</main></body></html>",
+                   method="auto").text
+    assert text.count("spring fair") == 3

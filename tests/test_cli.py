@@ -81,6 +81,8 @@ def test_batch_reads_the_html_pages_of_a_warc_archive(tmp_path, capsys, workers)
     language; the other records counted by reason."""
     import gzip
 
+    brotli = pytest.importorskip("brotli")
+    zstd = pytest.importorskip("backports.zstd")
     article = (PAGES / "article-en.html").read_bytes()
     gbk = (PAGES / "article-zh-gbk.html").read_bytes()
     chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(article), article)
@@ -90,6 +92,14 @@ def test_batch_reads_the_html_pages_of_a_warc_archive(tmp_path, capsys, workers)
         ("http://a.test/gz", "200 OK", [html, ("Content-Encoding", "gzip")],
          gzip.compress(article)),
         ("http://a.test/chunked", "200 OK", [html, ("Transfer-Encoding", "chunked")], chunked),
+        # brotli (warcio's own decoder failed on every such body) and zstd, which Scrapy
+        # accepts and the crawler archives as received; a CRLF after the last chunk
+        ("http://a.test/br", "200 OK", [html, ("Content-Encoding", "br")],
+         brotli.compress(article)),
+        ("http://a.test/zstd", "200 OK", [html, ("Content-Encoding", "zstd")],
+         zstd.compress(article)),
+        ("http://a.test/crlf", "200 OK", [html, ("Transfer-Encoding", "chunked")],
+         chunked + b"\r\n"),
         ("http://a.test/missing", "404 Not Found", [html], b"<p>gone</p>"),
         ("http://a.test/moved", "301 Moved", [("Location", "/zh")], b""),
         ("http://a.test/doc.pdf", "200 OK", [("Content-Type", "application/pdf")], b"%PDF-1.4"),
@@ -100,15 +110,18 @@ def test_batch_reads_the_html_pages_of_a_warc_archive(tmp_path, capsys, workers)
                  "--quiet", "--workers", str(workers)]) == 0
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["url"] for r in rows] == ["http://a.test/zh", "http://a.test/gz",
-                                        "http://a.test/chunked", "http://a.test/binary"]
-    zh, gz, chunk, binary = rows
+                                        "http://a.test/chunked", "http://a.test/br",
+                                        "http://a.test/zstd", "http://a.test/crlf",
+                                        "http://a.test/binary"]
+    zh, gz, chunk, br, zst, crlf, binary = rows
+    assert gz["text"] == br["text"] == zst["text"] == crlf["text"]
     assert "三峡" in zh["text"] and zh["language"] == "zh" and zh["id"].startswith("<urn:uuid:")
     assert "harvesting the tides" in gz["text"] and gz["text"] == chunk["text"]
     assert gz["title"] and gz["language"] == "en" and gz["warc_date"]
     assert binary["text"] == ""
     err = capsys.readouterr().err
-    assert "4 pages" in err and "1 empty" in err and "14 WARC records" in err
-    assert "7 request" in err and "1 status 404" in err and "1 status 301" in err
+    assert "7 pages" in err and "1 empty" in err and "20 WARC records" in err
+    assert "10 request" in err and "1 status 404" in err and "1 status 301" in err
     assert "1 not HTML" in err
 
 
@@ -132,6 +145,10 @@ def test_batch_refuses_an_input_it_cannot_read(tmp_path, capsys):
     assert main(["batch", "--input", str(tmp_path / "notes.txt"),
                  "--output", str(tmp_path / "o.jsonl")]) == 1
     assert "no *.html or WARC files" in capsys.readouterr().err
+    (tmp_path / "page.warc.gz").write_bytes(b"<html><body><p>not an archive</p></body></html>")
+    assert main(["batch", "--input", str(tmp_path / "page.warc.gz"),
+                 "--output", str(tmp_path / "o.jsonl")]) == 1
+    assert "no WARC record could be read" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["batch", "--input", str(tmp_path), "--output", "o.jsonl", "--workers", "0"])
 

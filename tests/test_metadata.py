@@ -132,8 +132,25 @@ def test_json_ld_nested_too_deeply_is_skipped_and_the_text_kept():
 @pytest.mark.parametrize("head, body, expected", [
     # the site's name is taken off the <title>
     ("<title>Storm hits the coast | Daily Courier</title>", "", "Storm hits the coast"),
-    ("<title>Daily Courier - Storm hits the coast today</title>", "",
-     "Storm hits the coast today"),
+    ('<title>Daily Courier - Storm hits the coast today</title><meta property="og:site_name" '
+     'content="Daily Courier">', "", "Storm hits the coast today"),
+    # without a name, the last segment is the site's (the common order); a breadcrumb's
+    # longest segment is the headline; a score is no separator
+    ("<title>Commuters stranded | The Sydney Morning Herald</title>", "", "Commuters stranded"),
+    ("<title>Home | News | World | Storm hits the coast of France | Daily Courier</title>", "",
+     "Storm hits the coast of France"),
+    ("<title>Arsenal 2 - 1 Chelsea | Sport</title>", "", "Arsenal 2 - 1 Chelsea"),
+    ("<title>Storm hits the coast |</title>", "", "Storm hits the coast"),
+    # a logo <h1> alone, a section <h1>, a one-word <h1>, C#'s "#"
+    ("<title>Storm hits the coast - Daily Courier</title>", "<h1>Daily Courier</h1>",
+     "Storm hits the coast"),
+    ("<title>Storm batters coast | World News | Courier</title>", "<h1>World News</h1>",
+     "Storm batters coast | World News"),
+    ("<title>Home improvement: ten tips | DIY Site</title>", "<h1>Home</h1>",
+     "Home improvement: ten tips"),
+    ("<title>Learn C# | Docs</title>", "<h1>Learn C#</h1>", "Learn C#"),
+    ('<meta property="og:title" content="Arsenal 2 - 1 Chelsea">'
+     '<meta property="og:site_name" content="BBC Sport">', "", "Arsenal 2 - 1 Chelsea"),
     ("<title>鎌倉日帰り旅行｜ゆるり日記</title>", "", "鎌倉日帰り旅行"),
     # a logo <h1> before the headline's
     ("<title>Story title | Site</title>", "<h1 class=logo>Site</h1><h1>Story title</h1>",
@@ -200,3 +217,30 @@ def test_date_and_author_from_microdata_time_and_rel_author(markup, date, author
     head = '<meta name="author" content="Meta Author"><meta name="date" content="1999-09-09">'
     meta = extract(f"<html><head>{head}</head><body>{markup}{ARTICLE}</body></html>").metadata
     assert meta["date"] == "1999-09-09" and meta["author"] == "Meta Author"
+
+
+def test_review_of_the_stops_diff_metadata_cases():
+    """Found by the review of this stop's diff: Indonesian, Croatian came out ms, sr (the
+    macrolanguage folding); a commenter's microdata gave the page's author and date; a
+    listing's JSON-LD gave its first post's headline; a malformed URL raised."""
+    from extraction.metadata import identified_language
+
+    indonesian = ("Pemerintah kota menyetujui anggaran baru kemarin setelah perdebatan panjang "
+                  "di balai kota. Para pendukung mengatakan proyek itu akan membantu warga. ")
+    croatian = ("Gradsko vijeće jučer je nakon duge rasprave usvojilo novi proračun. Oporba je "
+                "kritizirala visoke troškove i upozorila na rast duga grada. ")
+    assert identified_language(indonesian * 4) == "id"
+    assert identified_language(croatian * 4) in ("hr", "bs")
+    comment = ('<div itemprop="comment" itemscope itemtype="https://schema.org/Comment">'
+               '<span itemprop="author">angry_reader_42</span><time itemprop="dateCreated" '
+               'datetime="2031-05-05">later</time></div>')
+    meta = extract(f"<html><body>{ARTICLE}{comment}</body></html>").metadata
+    assert "author" not in meta and "date" not in meta
+    listing = ('<script type="application/ld+json">{"@graph": [{"@type": "WebPage", "name": '
+               '"Home - Blog", "datePublished": "2010-01-01"}, {"@type": "BlogPosting", '
+               '"headline": "Post one", "datePublished": "2024-01-01"}, {"@type": "BlogPosting",'
+               ' "headline": "Post two"}]}</script>')
+    result = extract(f"<html><head>{listing}</head><body>{ARTICLE}</body></html>")
+    assert result.metadata["date"] == "2010-01-01"
+    assert extract(f"<html><head><title>A | B</title></head><body>{ARTICLE}</body></html>",
+                   "http://[::1/").title == "A"

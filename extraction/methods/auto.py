@@ -38,12 +38,16 @@ COMMENT_ITEMS = 3
 # main text (the training pages, 2007-2012, hardly have them, so the model did not learn their
 # hints): "cookie-banner", "cookie-consent", "gdpr", "newsletter-signup", "m-privacy-consent";
 # a whole token, so that a page's feature flags ("mm-use-consent-management-enabled") on its
-# body never match, and only an element holding little text (CONSENT_MAX_CHARS)
+# body never match (nor WordPress's tag-/cat- classes of a post), and only an element holding
+# little text (CONSENT_MAX_CHARS), no h1/h2 and not one of CONSENT_NEVER
 CONSENT_HINT = re.compile(
-    r"^(?:[a-z]{1,3}-)?(?:privacy-)?(?:cookies?[-_]?(?:banner|notice|bar|consent|popup|modal|wall"
+    r"^(?:(?!tag-|cat-)[a-z]{1,3}-)?(?:privacy-)?(?:cookies?[-_]?(?:banner|notice|bar|consent|popup|modal|wall"
     r"|message|dialog|box|law|policy|overlay|container|info|alert|warning|disclaimer"
     r"|settings|accept)|consent|gdpr|newsletter)(?:[-_][a-z]+)?$", re.I)
 CONSENT_MAX_CHARS = 600
+# elements that hold a page's text, whatever their classes say (WordPress gives a post
+# tagged "newsletter" the class tag-newsletter on its <article>)
+CONSENT_NEVER = ("html", "body", "main", "article", "section")
 
 
 @lru_cache(maxsize=2)
@@ -131,7 +135,14 @@ def _consent_blocks(doc: Document, ids: np.ndarray) -> np.ndarray:
         return np.zeros(len(ids), dtype=bool)
     chars = np.concatenate(([0], np.cumsum(doc.tlen)))
     hinted = np.array(hinted)
-    hinted = hinted[chars[doc.end[hinted]] - chars[hinted] < CONSENT_MAX_CHARS]
+    hinted = hinted[(chars[doc.end[hinted]] - chars[hinted] < CONSENT_MAX_CHARS)
+                    & ~doc.is_tag(CONSENT_NEVER)[hinted]]
+    # a notice has no page or section heading (a privacy policy's "gdpr" section has)
+    headings = np.flatnonzero(doc.is_tag(("h1", "h2")))
+    if len(headings):
+        first = np.searchsorted(headings, hinted, "right")
+        past = np.searchsorted(headings, doc.end[hinted], "left")
+        hinted = hinted[past <= first]
     mask = np.zeros(doc.size, dtype=bool)
     mask[hinted] = True
     inside = doc.covered(mask)
