@@ -300,11 +300,16 @@ def _in_comment(el) -> bool:
     return False
 
 
+def _in_article(el) -> bool:
+    return any(a.tag in ("article", "main") for a in el.iterancestors())
+
+
 def markup_metadata(doc: Document) -> dict[str, str]:
     """Date and author from the page's markup, where meta tags and JSON-LD say nothing:
     schema.org microdata (``itemprop="datePublished"`` / ``"author"``, its ``name`` inside),
     a ``rel="author"`` link's text, else the first ``<time datetime>`` (one marked
-    ``pubdate`` or ``datePublished`` first); a comment's microdata is not the page's.  The
+    ``pubdate`` or ``datePublished`` first, then one in an ``<article>`` or ``<main>``); a
+    comment's microdata is not the page's.  The
     first :data:`MAX_MARKUP_ELEMENTS` such elements are read."""
     out: dict[str, str] = {}
     times = []
@@ -333,7 +338,9 @@ def markup_metadata(doc: Document) -> dict[str, str]:
                 out["author"] = value
         if el.tag == "time" and el.get("datetime"):
             marked = el.get("pubdate") is not None or "datepublished" in prop
-            times.append((0 if marked else 1, k, el.get("datetime")))
+            # then one in the article (a header's <time> shows today's date)
+            rank = 0 if marked else 1 if _in_article(el) else 2
+            times.append((rank, k, el.get("datetime")))
     if "date" not in out and times:
         out["date"] = collapse(min(times)[2])
     return out

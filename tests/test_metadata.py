@@ -207,6 +207,9 @@ def test_the_sites_part_of_a_title_is_told_by_its_name_or_place(title, url, expe
      'May 5</time></p>', "2024-05-05", None),
     ('<meta itemprop="datePublished" content="2024-06-06"><p>no visible date</p>',
      "2024-06-06", None),
+    # a header showing today's date, the article its own
+    ('<header><time datetime="2026-11-28">Today</time></header><article><p>Posted <time '
+     'datetime="2024-07-07">July 7</time></p></article>', "2024-07-07", None),
 ])
 def test_date_and_author_from_microdata_time_and_rel_author(markup, date, author):
     """Found by a review: with no meta tag or JSON-LD, ``<time datetime>``, schema.org
