@@ -43,7 +43,7 @@ from scrapy.utils.httpobj import urlparse_cached
 
 from .middlewares import _CrawlerMiddleware, is_robots_request, scheduled_url
 from .revisit import hours_setting
-from .setting_values import bool_setting, number_setting, retry_exceptions
+from .setting_values import bool_setting, number_setting, retry_exceptions, status_codes
 
 log = logging.getLogger(__name__)
 
@@ -57,15 +57,7 @@ BACKOFF_RETRY_TIMES = 3  # retries of a request answered 429 / 503 (each after t
 def backoff_codes(settings) -> frozenset[int]:
     """The ``BACKOFF_HTTP_CODES`` setting (default :data:`BACKOFF_HTTP_CODES`; empty: none) as
     status codes; ``ValueError`` naming the setting on anything but HTTP statuses."""
-    value = settings.getlist("BACKOFF_HTTP_CODES", list(BACKOFF_HTTP_CODES))
-    try:
-        codes = frozenset(int(c) for c in value if str(c).strip())
-    except (TypeError, ValueError):
-        codes = frozenset({0})
-    if not all(100 <= c <= 599 for c in codes):
-        raise ValueError(f"BACKOFF_HTTP_CODES: expected HTTP status codes (100-599), "
-                         f"got {value!r}")
-    return codes
+    return status_codes(settings, "BACKOFF_HTTP_CODES", BACKOFF_HTTP_CODES)
 
 
 def robots_delay(body: bytes | str, user_agent: str) -> float | None:

@@ -36,6 +36,19 @@ def number_setting(settings: Any, name: str, default: float, *, integer: bool = 
     return value
 
 
+def status_codes(settings: Any, name: str, default: Any = ()) -> frozenset[int]:
+    """Setting ``name`` as HTTP status codes (a list, or a comma-separated string; empty:
+    none); ``ValueError`` naming the setting on anything else."""
+    value = settings.getlist(name, list(default))
+    try:
+        codes = frozenset(int(c) for c in value if str(c).strip())
+    except (TypeError, ValueError):
+        codes = frozenset({0})
+    if not all(100 <= c <= 599 for c in codes):
+        raise ValueError(f"{name}: expected HTTP status codes (100-599), got {value!r}")
+    return codes
+
+
 def bool_setting(settings: Any, name: str, default: bool = False) -> bool:
     """Setting ``name`` as a boolean (Scrapy's ``getbool``: ``True``/``False``, ``1``/``0``,
     ``true``/``false``); ``ValueError`` naming the setting on anything else."""

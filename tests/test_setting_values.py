@@ -55,7 +55,10 @@ def _crawl(tmp_path, topic, **settings):
     ({"FRONTIER_BUSY_HOST_SLACK": "2"}, "FRONTIER_BUSY_HOST_SLACK: expected a number in [0, 1]"),
     ({"CORPUS_SHARD_DOCS": "0"}, "CORPUS_SHARD_DOCS: expected a whole number >= 1, got '0'"),
     ({"EXTRACTION_METHOD": "nonsense"}, "EXTRACTION_METHOD: unknown extraction method"),
-    ({"BACKOFF_HTTP_CODES": "429,soon"}, "BACKOFF_HTTP_CODES: expected HTTP status codes")])
+    ({"BACKOFF_HTTP_CODES": "429,soon"}, "BACKOFF_HTTP_CODES: expected HTTP status codes"),
+    # Scrapy's own, read by the spider too (found by a review: a bare "invalid literal")
+    ({"RETRY_HTTP_CODES": "500,soon"}, "RETRY_HTTP_CODES: expected HTTP status codes"),
+    ({"DOWNLOAD_MAXSIZE": "big"}, "DOWNLOAD_MAXSIZE: expected a whole number >= 0")])
 def test_a_bad_setting_stops_the_crawl_in_one_line_without_a_traceback(tmp_path, setting,
                                                                        message):
     result = _crawl(tmp_path, TOPIC, **setting)

@@ -42,7 +42,8 @@ from ..politeness import BACKOFF_HTTP_CODES, backoff_codes
 from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, hours_setting
 from ..robots_meta import robots_directives
 from ..scope import Scope, host_name, parse_domains
-from ..setting_values import bool_setting, directory_setting, number_setting, retry_exceptions
+from ..setting_values import (bool_setting, directory_setting, number_setting, retry_exceptions,
+                              status_codes)
 from ..sitemaps import MAX_URLS_PER_HOST, ListingBudget, best_scored, size_cap
 from ..state import CrawlState
 from ..traps import leads_elsewhere
@@ -160,15 +161,15 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         spider.retry_failed_after = hours_setting(settings.get("RETRY_FAILED_AFTER"),
                                                   "RETRY_FAILED_AFTER")
         # what Scrapy's retry middleware counts as passing: statuses and download errors
-        spider.transient_statuses = frozenset(int(c) for c in
-                                              settings.getlist("RETRY_HTTP_CODES"))
+        spider.transient_statuses = status_codes(settings, "RETRY_HTTP_CODES")
         spider.transient_errors = retry_exceptions(settings)
         # "come back later": such an answer says nothing of the page (no feedback), whether
         # or not the host is backed off for it
         spider.later_statuses = frozenset(BACKOFF_HTTP_CODES) | backoff_codes(settings)
         spider.sitemaps = ListingBudget(max_urls=number_setting(
             settings, "SITEMAP_MAX_URLS", MAX_URLS_PER_HOST, integer=True))
-        spider.sitemap_max_bytes = size_cap(settings.getint("DOWNLOAD_MAXSIZE"))
+        spider.sitemap_max_bytes = size_cap(number_setting(
+            settings, "DOWNLOAD_MAXSIZE", 0, integer=True))
         spider.sitemap_locks = {}           # host -> DeferredLock: one sitemap read at a time
         spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
         spider.follow_feeds = bool_setting(settings, "FOLLOW_FEEDS", True)
