@@ -59,10 +59,7 @@ def redirect_target(url: str, location: bytes) -> str:
     """Where a redirect from ``url`` goes: its ``Location`` made a safe URL as Scrapy does
     (UTF-8 bytes percent-encoded) and resolved as RFC 3986 says (:func:`crawler.links.join`,
     empty path segments kept).  ValueError for a malformed one."""
-    target = safe_url_string(location)
-    if target.startswith("//"):
-        target = url.partition(":")[0] + ":" + target
-    return links.join(url, target)
+    return links.join(url, safe_url_string(location))     # ("//host/p" takes url's scheme)
 
 
 def _entry(request: Request, **fields) -> dict:

@@ -92,10 +92,7 @@ class PublishedFiles:
                 temp.unlink(missing_ok=True)
                 return None
             os.truncate(temp, self.committed)
-            number, self.number = self.number, self.number + 1
-            final = self.directory / self.name(number)
-            os.replace(temp, final)
-            return final
+            return self._rename()
         except OSError as err:      # left as a temporary file: the next start recovers it
             log.error("%s: cannot cut back to its last complete unit: %s", temp, err)
             self.number += 1
@@ -109,6 +106,10 @@ class PublishedFiles:
         os.fsync(self.handle.fileno())
         self.handle.close()
         self.handle = None
+        return self._rename()
+
+    def _rename(self) -> Path:
+        """Give the closed temporary file its final name."""
         number, self.number = self.number, self.number + 1   # first: a failed rename never
         final = self.directory / self.name(number)            # makes the next file reuse it
         os.replace(self._temp_path(number), final)

@@ -92,14 +92,13 @@ def detect_language(text: str, declared: str | None = None) -> str | None:
         # (the whole tag: "sr-Latn" is Serbian in Latin script)
         if not _other_script(declared.strip().replace("_", "-")[:35] or code, sample):
             return code
-        # text in another script than the declared language's: what it is, else the
+        # text in another script than the declared language's: what it is, below, else the
         # declaration (a Russian install guide full of Latin commands stays Russian)
-        if len(words) >= 20 and english > 0.08:
-            return "en"
-        return identified_language(sample) or code
+    else:
+        code = None
     if len(words) >= 20 and english > 0.08:
         return "en"
-    return identified_language(sample)
+    return identified_language(sample) or code
 
 
 _LETTER = re.compile(r"[^\W\d_]")
@@ -110,10 +109,11 @@ IDENTIFY_MIN_PROB = 0.8     # [ours] py3langid's normalised probability needed t
 
 
 @lru_cache(maxsize=1024)
-def _latin_script(code: str) -> bool | None:
-    """Whether ``code``'s language is written in Latin script (None: unknown)."""
+def _latin_script(tag: str) -> bool | None:
+    """Whether the language tag ``tag`` is written in Latin script (its script subtag, else
+    its language's usual one; None: unknown)."""
     try:
-        script = langcodes.Language.get(code).maximize().script
+        script = langcodes.Language.get(tag).maximize().script
     except ValueError:
         return None
     return None if script is None else script == "Latn"
@@ -309,8 +309,8 @@ def markup_metadata(doc: Document) -> dict[str, str]:
     schema.org microdata (``itemprop="datePublished"`` / ``"author"``, its ``name`` inside),
     a ``rel="author"`` link's text, else the first ``<time datetime>`` (one marked
     ``pubdate`` or ``datePublished`` first, then one in an ``<article>`` or ``<main>``); a
-    comment's microdata is not the page's.  The
-    first :data:`MAX_MARKUP_ELEMENTS` such elements are read."""
+    comment's microdata is not the page's.  The first :data:`MAX_MARKUP_ELEMENTS` such
+    elements are read."""
     out: dict[str, str] = {}
     times = []
     authors_read = 0
