@@ -171,10 +171,17 @@ class Document:
         ids = np.flatnonzero(keep & (self.kind == TEXT))
         if not len(ids):
             return ""
+        preformatted, covered = self._preformatted(keep) if len(self._pre_nodes) else ({}, None)
+        if preformatted:
+            ids = ids[~covered[ids]]
         texts = self.texts
         raws = [texts[i] for i in ids.tolist()]
         # every run's whitespace collapsed, in one pass over all of them (runs hold no NUL)
         pieces = [p.strip(" ") for p in " ".join("\x00".join(raws).split()).split("\x00")]
+        if preformatted:
+            for k, i in enumerate(ids.tolist()):
+                if i in preformatted:
+                    pieces[k] = preformatted[i]
         line, cell = self.line[ids], self.cell[ids]
         new_line = (line[1:] != line[:-1]).tolist()
         new_cell = (cell[1:] != cell[:-1]).tolist()
@@ -186,6 +193,35 @@ class Document:
                 out.append(" ")
             out.append(pieces[k])
         return "".join(out).strip()
+
+    @cached_property
+    def _pre_nodes(self) -> np.ndarray:
+        """The outermost ``<pre>`` elements (not inside another one)."""
+        pres = np.flatnonzero(self.is_tag("pre"))
+        return pres[~self.covered(self.is_tag("pre"), include_self=False)[pres]] if len(pres) \
+            else pres
+
+    def _preformatted(self, keep: np.ndarray) -> tuple[dict[int, str], np.ndarray]:
+        """``{first text node: text}`` for each outermost ``<pre>`` whose text nodes are all
+        kept: its text with line breaks and indentation as a browser shows them (trailing
+        spaces and blank lines dropped), and the mask of its other text nodes, which the
+        text replaces.  A ``<pre>`` kept in part is treated as any other text."""
+        out: dict[int, str] = {}
+        covered = np.zeros(self.size, dtype=bool)
+        is_text = self.kind == TEXT
+        for p in self._pre_nodes.tolist():
+            inner = np.flatnonzero(is_text[p:self.end[p]]) + p
+            if not len(inner) or not keep[inner].all():
+                continue
+            raw = etree.tostring(self.elements[p], method="text", encoding=str,
+                                 with_tail=False)
+            lines = [line.rstrip() for line in raw.replace("\r\n", "\n").replace("\r", "\n")
+                     .replace("\xa0", " ").split("\n")]
+            text = "\n".join(line for line in lines if line)
+            if text:
+                out[int(inner[0])] = text
+                covered[inner[1:]] = True
+        return out, covered
 
 
 def _strip_deep_nesting(html: str) -> str:

@@ -126,3 +126,23 @@ def test_invalid_utf8_bytes_are_replaced_not_passed_through():
     assert doc.encoding == "utf-8"
     text = doc.text_of(doc.kind == TEXT)
     assert text.endswith("bad \ufffd byte and good \u00e9") and "café était" in text
+
+
+def test_preformatted_text_keeps_its_line_breaks_and_indentation():
+    doc = parse("<body><p>Before.</p><pre><span>def</span> <span>f</span>():\n"
+                "    <span>return</span> 1  \n<!-- note -->\n\n    x&nbsp;=&nbsp;2\n</pre>"
+                "<p>After.</p></body>")
+    assert doc.text_of(doc.kind == TEXT) == "Before.\ndef f():\n    return 1\n    x = 2\nAfter."
+    # a <pre> kept only in part reads as any other text: no line of it comes from dropped runs
+    keep = doc.kind == TEXT
+    keep[[i for i in np.flatnonzero(keep) if doc.texts[i].strip() == "return"]] = False
+    text = doc.text_of(keep)
+    assert "return" not in text and text.startswith("Before.\ndef f") and "\n" not in text[8:-7]
+
+
+def test_code_listing_of_a_real_page_keeps_its_layout(extraction_data):
+    from extraction import extract
+
+    page = (extraction_data / "cleaneval-train" / "cefin88.html").read_bytes()
+    text = extract(page, method="auto").text
+    assert "public class SimpleApp {\n  public SimpleApp() {\n    Frame3D frame3d" in text
