@@ -156,6 +156,12 @@ class PriorityDupeFilter(BaseDupeFilter):
             return False
         return self.fingerprint(request) in self.fetched
 
+    def dropped_copy(self, request: Request) -> None:
+        """A copy of a fetched URL dropped before its download (:meth:`stale`, the fetch-once
+        guard): one queued past this filter (``A``) is not to be recovered after a kill."""
+        if self.path is not None and request.dont_filter:
+            self._write(f"S {self.fingerprint(request).hex()}\n")
+
     def known(self, url: str) -> bool:
         """``url`` was fetched or queued by this job, this run or an earlier one."""
         fp = self._url_fingerprint(url)
@@ -379,6 +385,7 @@ class RescoringPriorityQueue(ScrapyPriorityQueue):
         dupefilter = getattr(self.crawler, "priority_dupefilter", None)
         if dupefilter is None or not dupefilter.stale(request):
             return False
+        dupefilter.dropped_copy(request)
         self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
         return True
 

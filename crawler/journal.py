@@ -21,6 +21,9 @@ event, appended:
     are journaled above;
 ``U fp``
     dropped before its download (the crawl's scope): neither queued nor fetched any more;
+``S fp``
+    a copy queued again (``A``) dropped before its download because its URL was fetched
+    meanwhile (a recovered request redirected to a fetched page): not to be recovered;
 ``R`` / ``K``
     a run started after a clean close / after a killed run.
 
@@ -154,6 +157,8 @@ def replay(lines: Iterable[str], recover: bool = False,
                 if fp in again:                       # a request queued again, now done
                     fetched.add(fp)
                     del again[fp]
+            elif tag == "S" and len(parts) == 2:
+                again.pop(bytes.fromhex(parts[1]), None)
             elif tag == "U" and len(parts) == 2:
                 fp = bytes.fromhex(parts[1])
                 fetched.discard(fp)

@@ -216,6 +216,7 @@ class AlreadyFetchedMiddleware(_CrawlerMiddleware):
             # a redirect too: its target fetched by another copy is not fetched again
             return None
         self.crawler.stats.inc_value("frontier/stale_duplicates_dropped")
+        df.dropped_copy(request)
         raise AlreadyFetched(f"already fetched: {request.url}")
 
     def process_exception(self, request: Request, exception: Exception, spider=None):

@@ -413,6 +413,43 @@ def test_a_killed_run_is_recovered_from_the_frontier_journal(tmp_path, monkeypat
     assert third.recovered == [] and not third.mark_fetched(req["inflight"])
 
 
+@pytest.mark.parametrize("dropped_by", ["queue", "fetch-once guard"])
+def test_a_requeued_copy_of_a_fetched_url_is_not_recovered_after_a_kill(tmp_path, monkeypatch,
+                                                                        dropped_by):
+    """A request queued past the filter (``A``: recovered after a kill, a retry) that
+    redirects to a URL the job fetched meanwhile is dropped before its download; a later
+    kill must not bring the fetched URL back as unfinished (it was fetched again)."""
+    from types import SimpleNamespace
+
+    from scrapy.exceptions import IgnoreRequest
+    from scrapy.utils.test import get_crawler
+
+    from crawler import frontier
+    from crawler.middlewares import AlreadyFetchedMiddleware
+
+    monkeypatch.setattr(frontier, "DONE_DELAY", 0.0)
+    fps = RequestFingerprinter()
+    page = Request("http://a.test/page", priority=50)
+    df = PriorityDupeFilter(str(tmp_path), fps)
+    df.request_seen(page)
+    df.mark_fetched(page)
+    df.finished(page)()
+    df.close("finished")
+    df = PriorityDupeFilter(str(tmp_path), fps)                # the next run
+    copy = page.replace(dont_filter=True, meta={"redirect_times": 1})   # a redirect's copy
+    df.queued_again(copy)                                      # journaled by the scheduler
+    crawler = get_crawler()
+    crawler.priority_dupefilter = df
+    if dropped_by == "queue":
+        assert frontier.RescoringPriorityQueue._stale(SimpleNamespace(crawler=crawler), copy)
+    else:
+        with pytest.raises(IgnoreRequest):
+            AlreadyFetchedMiddleware(crawler).process_request(copy)
+    _killed(df)
+    again = PriorityDupeFilter(str(tmp_path), fps)
+    assert again.recovered == [] and not again.mark_fetched(page)
+
+
 def test_a_done_line_waits_until_the_pages_links_are_journaled(tmp_path):
     """D is written DONE_DELAY after the crawl-log line, at the next journal write, so the
     page's links (queued just after its line) precede it; a kill before then fetches the page
