@@ -63,3 +63,35 @@ def test_the_spider_refuses_a_corpus_dir_another_crawl_holds(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_the_spider_refuses_a_jobdir_another_crawl_holds(tmp_path):
+    """Two crawls of one JOBDIR (a cron job started while the last one still runs, with
+    another corpus) would interleave its journal and queue: the second is refused."""
+    from scrapy.utils.test import get_crawler
+
+    from crawler.spiders.topic import TopicSpider
+
+    job = tmp_path / "job"
+    topic = tmp_path / "t.toml"
+    topic.write_text('name = "t"\n[features]\nterms = ["volcano"]\n', encoding="utf-8")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(f"""
+            import time
+            from pathlib import Path
+            from crawler.dirlock import lock_directory
+            Path({str(job)!r}).mkdir()
+            lock_directory({str(job)!r}, "JOBDIR")
+            print("locked", flush=True)
+            time.sleep(60)
+        """)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        crawler = get_crawler(TopicSpider, {"CORPUS_DIR": str(tmp_path / "c1"),
+                                            "STATE_DIR": str(tmp_path / "s1"),
+                                            "JOBDIR": str(job)})
+        with pytest.raises(ValueError, match="JOBDIR: .* in use by another crawl"):
+            TopicSpider.from_crawler(crawler, seed="http://a.test/", topic=str(topic))
+    finally:
+        holder.kill()
+        holder.wait()

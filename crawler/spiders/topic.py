@@ -156,6 +156,11 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         state_dir = directory_setting(settings.get("STATE_DIR"), "STATE_DIR", "state")
         lock_directory(spider.corpus_dir, "CORPUS_DIR")     # one crawl per directory
         lock_directory(state_dir, "STATE_DIR")
+        # two crawls of one JOBDIR would interleave its journal and Scrapy's disk queue
+        spider.job_dir = directory_setting(settings["JOBDIR"], "JOBDIR", ".") \
+            if settings.get("JOBDIR") else None
+        if spider.job_dir is not None:
+            lock_directory(spider.job_dir, "JOBDIR")
         spider.obey_robots_meta = bool_setting(settings, "ROBOTS_META_OBEY", True)
         spider.revisit_after = hours_setting(settings.get("REVISIT_AFTER"), "REVISIT_AFTER")
         spider.retry_failed_after = hours_setting(settings.get("RETRY_FAILED_AFTER"),
@@ -595,3 +600,5 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             finally:
                 unlock_directory(self.corpus_dir)
                 unlock_directory(self.crawl_state.directory)
+                if getattr(self, "job_dir", None) is not None:
+                    unlock_directory(self.job_dir)
