@@ -171,4 +171,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:         # piped into a reader that stopped (``| head``)
+        from extraction.cli import quiet_broken_pipe
+
+        sys.exit(quiet_broken_pipe())

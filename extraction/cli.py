@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -284,3 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:       # Ctrl-C: the rows written so far stay, complete
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:         # output piped into a reader that stopped (``| head``)
+        return quiet_broken_pipe()
+
+
+def quiet_broken_pipe() -> int:
+    """After stdout's reader went away: no traceback when the interpreter flushes stdout at
+    exit (stdout pointed at /dev/null); exit status 141, a shell's for SIGPIPE."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 141

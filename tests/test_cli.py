@@ -183,3 +183,17 @@ def test_evaluate_gives_the_reference_numbers(shared, tmp_path, tokenizer):
     for key in ("pages", "precision", "recall", "f1", "missing", "extra"):
         assert getattr(ours, key) == ref[key], key
     assert [r["f1"] for r in ours.per_page] == [r["f1"] for r in ref["per_page"]]
+
+
+def test_output_piped_into_a_reader_that_stops_ends_without_a_traceback(tmp_path):
+    """``python -m extraction extract ... | head``: the reader goes away, the command ends
+    quietly with a shell's SIGPIPE status instead of a BrokenPipeError traceback."""
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><article>" + "<p>A paragraph of the article text.</p>" * 400
+                    + "</article></body></html>", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "extraction", "extract"] + [str(page)] * 40,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()                     # the reader stops
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 141 and b"Traceback" not in err
