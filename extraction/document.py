@@ -205,13 +205,16 @@ class Document:
         """``{first text node: text}`` for each outermost ``<pre>`` whose text nodes are all
         kept: its text with line breaks and indentation as a browser shows them (trailing
         spaces and blank lines dropped), and the mask of its other text nodes, which the
-        text replaces.  A ``<pre>`` kept in part is treated as any other text."""
+        text replaces.  A ``<pre>`` kept in part, or holding a ``<br>``, is treated as any
+        other text."""
         out: dict[int, str] = {}
         covered = np.zeros(self.size, dtype=bool)
         is_text = self.kind == TEXT
         for p in self._pre_nodes.tolist():
             inner = np.flatnonzero(is_text[p:self.end[p]]) + p
-            if not len(inner) or not keep[inner].all():
+            # (a <br> inside breaks a line the text serialisation would not show)
+            if not len(inner) or not keep[inner].all() or self.elements[p].find(".//br") \
+                    is not None:
                 continue
             raw = etree.tostring(self.elements[p], method="text", encoding=str,
                                  with_tail=False)

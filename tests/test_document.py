@@ -146,3 +146,8 @@ def test_code_listing_of_a_real_page_keeps_its_layout(extraction_data):
     page = (extraction_data / "cleaneval-train" / "cefin88.html").read_bytes()
     text = extract(page, method="auto").text
     assert "public class SimpleApp {\n  public SimpleApp() {\n    Frame3D frame3d" in text
+
+
+def test_a_pre_with_line_break_tags_keeps_them_as_line_breaks():
+    doc = parse("<body><pre>first line<br>second line<br/>third</pre></body>")
+    assert doc.text_of(doc.kind == TEXT) == "first line\nsecond line\nthird"
