@@ -270,3 +270,21 @@ def test_a_post_tagged_newsletter_or_a_privacy_policy_keeps_its_text():
     text = extract(f"<html><body><main><h1>Privacy policy</h1>{sections}</main></body></html>",
                    method="auto").text
     assert text.count("spring fair") == 3
+
+
+def test_a_consent_platforms_dialog_is_not_main_text_even_with_its_heading():
+    """Found by a genre review: a OneTrust dialog ("Your privacy", an <h2>) beside a
+    two-paragraph story came out with it: its ids did not match and its heading exempted it
+    as a privacy policy's section is."""
+    story = ('<article><h1>Harbour bridge to close for repairs</h1><p>The harbour bridge will '
+             'close to traffic for three weekends in May while crews replace worn expansion '
+             'joints, the city said on Monday.</p><p>Buses will run on the ring road, and the '
+             'ferry will add evening crossings for the duration of the works.</p></article>')
+    dialog = ('<div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" role="dialog">'
+              '<h2 id="onetrust-policy-title">Your privacy</h2><p id="onetrust-policy-text">'
+              'We use cookies and similar technologies to personalise content and ads, to '
+              'provide social media features and to analyse our traffic.</p>'
+              '<button>Accept all</button> <button>Reject all</button></div></div>')
+    text = extract(f"<html><body>{story}{dialog}</body></html>", method="auto").text
+    assert "expansion joints" in text and "evening crossings" in text
+    assert "Your privacy" not in text and "We use cookies" not in text

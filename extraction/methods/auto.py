@@ -44,6 +44,13 @@ CONSENT_HINT = re.compile(
     r"^(?:(?!tag-|cat-)[a-z]{1,3}-)?(?:privacy-)?(?:cookies?[-_]?(?:banner|notice|bar|consent|popup|modal|wall"
     r"|message|dialog|box|law|policy|overlay|container|info|alert|warning|disclaimer"
     r"|settings|accept)|consent|gdpr|newsletter)(?:[-_][a-z]+)?$", re.I)
+# the consent dialogs of consent-management platforms by their class or id (OneTrust,
+# Usercentrics, Didomi, Cookiebot, Quantcast, TrustArc, Sourcepoint, consentmanager): never a
+# page's text, so their heading ("Your privacy") does not save them as it saves a policy's
+# section
+CONSENT_VENDOR = re.compile(
+    r"^(?:onetrust|ot-sdk|usercentrics|didomi|cybotcookiebot|qc-cmp2?|truste-consent"
+    r"|sp_message|cmpbox|cmpwrapper)(?:[-_][a-z0-9]+)*$|^cybotcookiebot", re.I)
 CONSENT_MAX_CHARS = 600
 # elements that hold a page's text, whatever their classes say (WordPress gives a post
 # tagged "newsletter" the class tag-newsletter on its <article>)
@@ -129,20 +136,26 @@ def _consent_blocks(doc: Document, ids: np.ndarray) -> np.ndarray:
     """Which blocks (owned by ``ids``) lie in an element holding under
     :data:`CONSENT_MAX_CHARS` characters one of whose classes or ids names a cookie notice
     or a newsletter box (:data:`CONSENT_HINT`)."""
-    hinted = [i for i, (cls, ident) in doc.hints.items()
-              if any(map(CONSENT_HINT.match, f"{cls or ''} {ident or ''}".split()))]
-    if not hinted:
+    hinted, vendor = [], []
+    for i, (cls, ident) in doc.hints.items():
+        tokens = f"{cls or ''} {ident or ''}".split()
+        if any(map(CONSENT_VENDOR.match, tokens)):
+            vendor.append(i)
+        elif any(map(CONSENT_HINT.match, tokens)):
+            hinted.append(i)
+    if not hinted and not vendor:
         return np.zeros(len(ids), dtype=bool)
     chars = np.concatenate(([0], np.cumsum(doc.tlen)))
-    hinted = np.array(hinted)
-    hinted = hinted[(chars[doc.end[hinted]] - chars[hinted] < CONSENT_MAX_CHARS)
-                    & ~doc.is_tag(CONSENT_NEVER)[hinted]]
+    hinted = np.array(hinted, dtype=np.int64)
     # a notice has no page or section heading (a privacy policy's "gdpr" section has)
     headings = np.flatnonzero(doc.is_tag(("h1", "h2")))
-    if len(headings):
+    if len(headings) and len(hinted):
         first = np.searchsorted(headings, hinted, "right")
         past = np.searchsorted(headings, doc.end[hinted], "left")
         hinted = hinted[past <= first]
+    hinted = np.concatenate((hinted, np.array(vendor, dtype=np.int64)))
+    hinted = hinted[(chars[doc.end[hinted]] - chars[hinted] < CONSENT_MAX_CHARS)
+                    & ~doc.is_tag(CONSENT_NEVER)[hinted]]
     mask = np.zeros(doc.size, dtype=bool)
     mask[hinted] = True
     inside = doc.covered(mask)
