@@ -448,10 +448,15 @@ def title_parts(title: str, site_name: str | None = None, url: str | None = None
     title without separators is all headline."""
     parts = _TITLE_SEPARATOR.split(title)
     seps = _TITLE_SEPARATOR.findall(title)
-    while len(parts) > 1 and not parts[-1].strip():     # "Headline |"
-        parts, seps = parts[:-1], seps[:-1]
-    while len(parts) > 1 and not parts[0].strip():
-        parts, seps = parts[1:], seps[1:]
+    # blank end segments off ("Headline |"): sliced once, a title of thousands of
+    # separators took quadratic time when cut one segment at a time
+    last = len(parts) - 1
+    while last > 0 and not parts[last].strip():
+        last -= 1
+    first = 0
+    while first < last and not parts[first].strip():
+        first += 1
+    parts, seps = parts[first:last + 1], seps[first:last]
     if len(parts) < 2:
         return parts[0].strip() if parts else title, None
 
