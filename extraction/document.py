@@ -174,12 +174,12 @@ class Document:
         preformatted, covered = self._preformatted(keep) if len(self._pre_nodes) else ({}, None)
         if preformatted:
             ids = ids[~covered[ids]]
-        texts = self.texts
-        raws = [texts[i] for i in ids.tolist()]
+        texts, order = self.texts, ids.tolist()
+        raws = [texts[i] for i in order]
         # every run's whitespace collapsed, in one pass over all of them (runs hold no NUL)
         pieces = [p.strip(" ") for p in " ".join("\x00".join(raws).split()).split("\x00")]
         if preformatted:
-            for k, i in enumerate(ids.tolist()):
+            for k, i in enumerate(order):
                 if i in preformatted:
                     pieces[k] = preformatted[i]
         line, cell = self.line[ids], self.cell[ids]
@@ -197,9 +197,9 @@ class Document:
     @cached_property
     def _pre_nodes(self) -> np.ndarray:
         """The outermost ``<pre>`` elements (not inside another one)."""
-        pres = np.flatnonzero(self.is_tag("pre"))
-        return pres[~self.covered(self.is_tag("pre"), include_self=False)[pres]] if len(pres) \
-            else pres
+        mask = self.is_tag("pre")
+        pres = np.flatnonzero(mask)
+        return pres[~self.covered(mask, include_self=False)[pres]] if len(pres) else pres
 
     def _preformatted(self, keep: np.ndarray) -> tuple[dict[int, str], np.ndarray]:
         """``{first text node: text}`` for each outermost ``<pre>`` whose text nodes are all

@@ -600,5 +600,5 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             finally:
                 unlock_directory(self.corpus_dir)
                 unlock_directory(self.crawl_state.directory)
-                if getattr(self, "job_dir", None) is not None:
+                if self.job_dir is not None:
                     unlock_directory(self.job_dir)

@@ -135,7 +135,8 @@ def _box_selection(doc: Document, table: BlockTable, body_text: np.ndarray
 def _consent_blocks(doc: Document, ids: np.ndarray) -> np.ndarray:
     """Which blocks (owned by ``ids``) lie in an element holding under
     :data:`CONSENT_MAX_CHARS` characters one of whose classes or ids names a cookie notice
-    or a newsletter box (:data:`CONSENT_HINT`)."""
+    or a newsletter box (:data:`CONSENT_HINT`; not one holding a page or section heading), or
+    a consent platform's dialog (:data:`CONSENT_VENDOR`, heading or not)."""
     hinted, vendor = [], []
     for i, (cls, ident) in doc.hints.items():
         tokens = f"{cls or ''} {ident or ''}".split()
