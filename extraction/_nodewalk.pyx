@@ -411,7 +411,8 @@ cdef bint _contains_lower(const unsigned char* s, const char* word) noexcept nog
 
 
 cdef bint _maybe_hidden(xmlNode* c) noexcept nogil:
-    """Element ``c`` has a ``hidden`` attribute, or a ``style`` naming "none" or "hidden"."""
+    """Element ``c`` has a ``hidden`` attribute, or a ``style`` naming "none", "hidden" or
+    "collapse"."""
     cdef tree.xmlAttr* a = c.properties
     cdef xmlNode* v
     while a != NULL:
@@ -422,7 +423,8 @@ cdef bint _maybe_hidden(xmlNode* c) noexcept nogil:
                 v = a.children
                 while v != NULL:
                     if v.content != NULL and (_contains_lower(v.content, "none")
-                                              or _contains_lower(v.content, "hidden")):
+                                              or _contains_lower(v.content, "hidden")
+                                              or _contains_lower(v.content, "collapse")):
                         return True
                     v = v.next
         a = a.next
@@ -441,8 +443,8 @@ cdef inline xmlNode* _next_in_subtree(xmlNode* c, xmlNode* top, bint descend) no
 
 def hidden_candidates(cetree._Element root):
     """The elements of ``root``'s subtree, in document order, with a ``hidden`` attribute or a
-    ``style`` attribute naming "none" or "hidden" in any case: a superset of the hidden ones,
-    what ``extraction.document._hidden_candidates_python`` gives."""
+    ``style`` attribute naming "none", "hidden" or "collapse" in any case: a superset of the
+    hidden ones, what ``extraction.document._hidden_candidates_python`` gives."""
     cdef xmlNode* top = root._c_node
     cdef xmlNode* c = top
     cdef cetree._Document doc = root._doc

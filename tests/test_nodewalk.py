@@ -112,6 +112,7 @@ HIDDEN_CASES = [
     "中文<div style='display:none'>隐藏 \u00e9\U0001F600</div>文字<!-- hidden comment -->",
     "<svg:g style='display:none'>n</svg:g><p>&amp; &nbsp;</p><![CDATA[c]]>",
     "<p>" * 2000 + "<b hidden>deep</b>" + "</p>" * 2000,
+    "<tr style='visibility:COLLAPSE'><td>row</td></tr><p style='display:/**/none'>c</p>",
 ]
 
 
@@ -133,7 +134,7 @@ def test_the_document_uses_the_compiled_hidden_element_scan():
 def test_hidden_candidates_edge_cases(html):
     root = document._parse_tree(html)
     assert_same_hidden(root)
-    if "hidden" in html or "none" in html.lower():
+    if "hidden" in html or "none" in html.lower() or "collapse" in html.lower():
         assert _nodewalk.hidden_candidates(root)
 
 
