@@ -44,7 +44,8 @@ class _StatePipeline:
 
 class ExtractionPipeline(_StatePipeline):
     """Main text, title and metadata (``EXTRACTION_METHOD``, ``auto`` by default).  E5 and E6
-    get a sibling: the most URL-similar recently fetched page of the same site."""
+    get a sibling: the most URL-similar recently fetched page of the same site; every method
+    gets the ``<title>`` of the site's recent pages, which show its title template."""
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
@@ -60,9 +61,12 @@ class ExtractionPipeline(_StatePipeline):
             sibling = self.state.sibling_for(site, item.final_url)
             if sibling is not None:
                 siblings.append(sibling)
-        item.extraction = extract_document(item.doc, method=self.method, siblings=siblings)
+        item.extraction = extract_document(
+            item.doc, method=self.method, siblings=siblings,
+            sibling_titles=self.state.titles_beside(site, item.final_url))
         if self.method in SIBLING_METHODS:      # the others never read the cache
             self.state.remember_page(site, item.final_url, item.doc)
+        self.state.remember_title(site, item.final_url, item.extraction.metadata.get("html_title"))
         stats = self.crawler.stats
         stats.inc_value(f"extraction/{'text' if item.extraction.text else 'empty'}")
         return item

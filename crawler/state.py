@@ -49,6 +49,7 @@ from .url_similarity import UrlSimilarity, WeightTuner
 log = logging.getLogger(__name__)
 LEARN_FROM = ("written", "relevant")
 SIBLING_SITES = 64   # sites whose recent pages are kept for E5/E6 (memory bound)
+SITE_TITLES = 4      # <title>s kept per site: they show its title template (extraction titles)
 
 
 @contextmanager
@@ -78,6 +79,7 @@ class CrawlState:
     traps: TrapDetector
     dedup: DuplicateIndex
     siblings: OrderedDict[str, OrderedDict] = field(default_factory=OrderedDict)
+    site_titles: OrderedDict[str, OrderedDict] = field(default_factory=OrderedDict)
     discovered: set[str] = field(default_factory=set)
     sibling_pages: int = 8
     auto_threshold: AutoThreshold | None = None
@@ -244,6 +246,24 @@ class CrawlState:
             pages.popitem(last=False)
         while len(self.siblings) > SIBLING_SITES:
             self.siblings.popitem(last=False)
+
+    def titles_beside(self, site: str, url: str) -> list[str]:
+        """The ``<title>`` of the recent pages of ``site`` other than ``url``."""
+        return [t for u, t in (self.site_titles.get(site) or {}).items() if u != url]
+
+    def remember_title(self, site: str, url: str, title: str | None) -> None:
+        """Keep ``title`` among the :data:`SITE_TITLES` most recent of ``site`` (of the
+        :data:`SIBLING_SITES` most recently seen sites)."""
+        if not title:
+            return
+        titles = self.site_titles.setdefault(site, OrderedDict())
+        self.site_titles.move_to_end(site)
+        titles[url] = title
+        titles.move_to_end(url)
+        while len(titles) > SITE_TITLES:
+            titles.popitem(last=False)
+        while len(self.site_titles) > SIBLING_SITES:
+            self.site_titles.popitem(last=False)
 
     def sibling_for(self, site: str, url: str) -> Any | None:
         """The cached page of the same site whose URL is most similar (S1) to ``url``."""

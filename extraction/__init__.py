@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from .document import Document, ParseError, parse
-from .metadata import choose_title, detect_language, read_metadata
+from .metadata import choose_title, detect_language, html_title, read_metadata
 from .methods import METHOD_NAMES, canonical, get_method
 from .result import ExtractionResult, Selection
 
@@ -66,8 +66,11 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
 
 
 def extract_document(doc: Document, *, method: str = "auto", siblings: list[Document] = (),
-                     language: str | None = None, **options: Any) -> ExtractionResult:
-    """Like :func:`extract` for an already parsed page (the crawler parses once, then reuses)."""
+                     language: str | None = None, sibling_titles: Sequence[str] = (),
+                     **options: Any) -> ExtractionResult:
+    """Like :func:`extract` for an already parsed page (the crawler parses once, then reuses).
+    ``sibling_titles``: the ``<title>`` of other pages of the site besides ``siblings``'
+    (they show the site's title template, :func:`metadata.template_free`)."""
     name = canonical(method)
     try:
         meta = read_metadata(doc)
@@ -89,7 +92,8 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
     lang = language or detect_language(text or doc.text_of(doc.kind == 1)[:5000],
                                        meta.get("declared_language"))
     return ExtractionResult(
-        text=text, title=choose_title(meta, doc), method=name,
+        text=text, title=choose_title(meta, doc, [*sibling_titles, *filter(None, (
+            html_title(s) for s in siblings))]), method=name,
         confidence=round(float(selection.confidence), 4),
         reason=None if text else selection.reason, language=lang, encoding=doc.encoding,
         url=doc.url, metadata=meta, info=selection.info, nodes=selection.nodes,

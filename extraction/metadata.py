@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 from urllib.parse import urlsplit
 
 import langcodes
@@ -51,7 +51,7 @@ def _first_text(doc: Document, tag: str) -> str | None:
     return text or None
 
 
-def _html_title(doc: Document) -> str | None:
+def html_title(doc: Document) -> str | None:
     """The document's ``<title>``: the head's, else the first outside inline SVG / MathML
     (whose ``<title>`` elements label a drawing, not the page)."""
     for title in doc.root.iter("title"):
@@ -363,7 +363,7 @@ def read_metadata(doc: Document) -> dict[str, Any]:
     if "date" not in out or "author" not in out:
         for field, value in markup_metadata(doc).items():
             out.setdefault(field, value)
-    out["html_title"] = _html_title(doc)
+    out["html_title"] = html_title(doc)
     out["h1"] = _first_text(doc, "h1")
     html = doc.root if doc.root.tag == "html" else None
     declared = html.get("lang") if html is not None else None
@@ -376,9 +376,13 @@ def read_metadata(doc: Document) -> dict[str, Any]:
 
 
 # " | ", " - ", " – ", " — ", " · ", " • ", " » ", " :: ", "｜" between a headline and a site name
-# (" - " between two numbers is a score or a span: "Arsenal 2 - 1 Chelsea", "2020 - 2021")
+# (" - " between two numbers is a score or a span: "Arsenal 2 - 1 Chelsea", "2020 - 2021");
+# "_" and "--" touching Chinese or Japanese ("标题_频道_网站", "标题--网站"), and "_" before a
+# capitalised word after a lower-case one ("Headline_English_Xinhua"; "snake_case" stays)
+_CJK_SIDE = "\u3040-\u30ff\u4e00-\u9fff\uff01-\uff5e）】」』》"
 _TITLE_SEPARATOR = re.compile(
-    r"\s+(?:[|–—·•»]|::)\s+|(?<!\d)\s+-\s+|\s+-\s+(?!\d)|\s*[|»•｜]\s*")
+    r"\s+(?:[|–—·•»]|::)\s+|(?<!\d)\s+-\s+|\s+-\s+(?!\d)|\s*[|»•｜]\s*"
+    rf"|(?<=[{_CJK_SIDE}])(?:_+|-{{2,}})|(?:_+|-{{2,}})(?=[{_CJK_SIDE}])|(?<=[a-z)])_(?=[A-Z][a-z])")
 # a heading's permalink mark (Sphinx's ¶, §, 🔗; Markdown renderers' " #", not C#'s)
 _HEADING_MARKS = "¶§🔗"
 _TOKEN = re.compile(r"[^\W\d_]{3,}")
@@ -465,6 +469,8 @@ def title_parts(title: str, site_name: str | None = None, url: str | None = None
         if len(rest) >= 3:
             return max(rest, key=len).strip(), parts[k]
         glue = seps[:-1] if k else seps[1:]
+        if k and glue and all(s.strip("_") == "" for s in glue):
+            return rest[0].strip(), parts[k]    # "Headline_Channel_Site": the CMS's order
         return "".join(p + s for p, s in zip(rest, glue + [""])).strip(), parts[k]
 
     keys = _site_keys(site_name, url)
@@ -474,13 +480,61 @@ def title_parts(title: str, site_name: str | None = None, url: str | None = None
     return without(-1) if by_position else (title, None)
 
 
-def choose_title(meta: dict[str, Any], doc: Document | None = None) -> str | None:
+# between the segments of a title once its template is known: the usual separators, " > ",
+# " -- ", " : "; and where a template may end, also "Site: " (a colon inside a headline, "Simon
+# says: ...", cuts no segment)
+_SEGMENTS = re.compile(_TITLE_SEPARATOR.pattern + r"|\s+(?:>|--|:)\s+")
+_TEMPLATE_CUT = re.compile(_SEGMENTS.pattern + r"|:\s+")
+
+
+def template_free(title: str, others: Sequence[str]) -> tuple[str, bool]:
+    """``(rest, templated)``: ``title`` without the longest beginning and the longest end it
+    shares with one of ``others`` (the titles of other pages of the same site) that stop at a
+    separator ("TheStar.com | Sports | ...", "... | Technology | Reuters"); ``rest`` is ""
+    when ``title`` is one of ``others`` (a site that titles every page with its name).
+    ``templated``: something was taken off."""
+    title = title.strip()
+    if not title or not others:
+        return title, False
+    start, end = 0, len(title)
+    for other in others:
+        other = collapse(other or "")
+        if not other:
+            continue
+        if other.casefold() == title.casefold():
+            return "", True
+        same = 0
+        for a, b in zip(title, other):
+            if a != b:
+                break
+            same += 1
+        cuts = [m.end() for m in _TEMPLATE_CUT.finditer(title, 0, same) if m.end() <= same]
+        if cuts:
+            start = max(start, cuts[-1])
+        same = 0
+        for a, b in zip(reversed(title), reversed(other)):
+            if a != b:
+                break
+            same += 1
+        cuts = [m.start() for m in _TEMPLATE_CUT.finditer(title, len(title) - same)]
+        if cuts:
+            end = min(end, cuts[0])
+    if start >= end or not title[start:end].strip():
+        return title, False        # nothing but template on both sides: not a headline's cut
+    return title[start:end].strip(), (start, end) != (0, len(title))
+
+
+def choose_title(meta: dict[str, Any], doc: Document | None = None,
+                 sibling_titles: Sequence[str] = ()) -> str | None:
     """The page's title: the Open Graph title (a segment naming the site taken off); else an
     ``<h1>`` making up most of the ``<title>``'s headline (:func:`title_parts`), the longest;
     else the first ``<h1>`` of two words or more sharing one with that headline (the visible
     headline, worded differently); else the headline; else the first ``<h1>``.  An ``<h1>``
     that is the site's name (a logo) is never the title.  ``doc`` gives every ``<h1>`` (else
-    only ``meta["h1"]``)."""
+    only ``meta["h1"]``).  ``sibling_titles``, the ``<title>`` of other pages of the site,
+    show its template (:func:`template_free`): what is left of the ``<title>`` is the
+    headline, its longest segment when separators remain ("Sports | Headline"); a ``<title>``
+    that is all template gives way to the first ``<h1>``."""
     html_title, og, site_name = meta.get("html_title"), meta.get("og_title"), \
         meta.get("site_name")
     url = doc.url if doc is not None else None
@@ -491,9 +545,18 @@ def choose_title(meta: dict[str, Any], doc: Document | None = None) -> str | Non
     headings = _headings(doc) if doc is not None else ([h1] if h1 else [])
     if not html_title:
         return headings[0] if headings else None
-    headline, site = title_parts(html_title, site_name, url)
+    rest, templated = template_free(html_title, sibling_titles)
+    if templated:
+        site = None
+        headline = max(_SEGMENTS.split(rest), key=len).strip() if rest else ""
+    else:
+        headline, site = title_parts(html_title, site_name, url)
     logos = {_key(site_name or ""), _key(site or "")} - {""}
+    if templated and not rest:
+        logos.add(_key(html_title))
     candidates = [h for h in headings if _key(h) and _key(h) not in logos]
+    if templated and not rest:
+        return candidates[0] if candidates else title_parts(html_title, site_name, url)[0]
     line = _key(headline)
     held = [h for h in candidates if _key(h) in line and 2 * len(_key(h)) >= len(line)]
     if held:

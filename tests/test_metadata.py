@@ -3,7 +3,9 @@ import json
 
 import pytest
 
-from extraction import extract
+from extraction import extract, extract_document, parse
+from extraction.datasets import load
+from extraction.metadata import html_title, template_free
 
 ARTICLE = "<p>" + "A sentence of the article, with some words. " * 20 + "</p>"
 
@@ -152,6 +154,13 @@ def test_json_ld_nested_too_deeply_is_skipped_and_the_text_kept():
     ('<meta property="og:title" content="Arsenal 2 - 1 Chelsea">'
      '<meta property="og:site_name" content="BBC Sport">', "", "Arsenal 2 - 1 Chelsea"),
     ("<title>鎌倉日帰り旅行｜ゆるり日記</title>", "", "鎌倉日帰り旅行"),
+    # Chinese CMSes: "标题_频道_网站", "标题--网站"; their English editions; snake_case stays
+    ("<title>拿出10万元投资房产 小两口尝试以钱生钱(图)_新浪房产_新浪网</title>", "",
+     "拿出10万元投资房产 小两口尝试以钱生钱(图)"),
+    ("<title>日本无性婚姻问题严重(图)--雅虎新闻</title>", "", "日本无性婚姻问题严重(图)"),
+    ("<title>Starbucks founder back at helm_English_Xinhua</title>", "",
+     "Starbucks founder back at helm"),
+    ("<title>Using snake_case names</title>", "", "Using snake_case names"),
     # a logo <h1> before the headline's
     ("<title>Story title | Site</title>", "<h1 class=logo>Site</h1><h1>Story title</h1>",
      "Story title"),
@@ -247,3 +256,58 @@ def test_review_of_the_stops_diff_metadata_cases():
     assert result.metadata["date"] == "2010-01-01"
     assert extract(f"<html><head><title>A | B</title></head><body>{ARTICLE}</body></html>",
                    "http://[::1/").title == "A"
+
+
+@pytest.mark.parametrize("title, others, rest, templated", [
+    ("TheStar.com | Sports | John McHale dies", ["TheStar.com | News | Law professors sign"],
+     "Sports | John McHale dies", True),
+    ("Storm hits coast | World | Reuters", ["Markets fall | Business | Reuters"],
+     "Storm hits coast | World", True),
+    ("The Associated Press: Rice lauds effort", ["The Associated Press: Djokovic jokes"],
+     "Rice lauds effort", True),
+    ("Star-Telegram.com: | 01/02/2008 | Moya wins", ["Star-Telegram.com: | 01/08/2008 | Martz"],
+     "01/02/2008 | Moya wins", True),
+    ("SuperSoccer", ["SuperSoccer"], "", True),
+    # a shared first word is no template; nor a colon inside a headline shared by chance
+    ("Bush predicts peace", ["Bush trip irks Iran"], "Bush predicts peace", False),
+    ("Simon says: Cowell tells all", ["Simon says nothing"], "Simon says: Cowell tells all",
+     False),
+    ("Storm hits coast", [], "Storm hits coast", False),
+    ("Storm hits coast", ["", None], "Storm hits coast", False),
+])
+def test_a_titles_template_is_what_it_shares_with_other_pages_of_the_site(title, others, rest,
+                                                                           templated):
+    assert template_free(title, others) == (rest, templated)
+
+
+@pytest.mark.parametrize("title, sibling, body, expected", [
+    ("TheStar.com | Sports | John McHale, 86: Expos' first president",
+     "TheStar.com | News | Law professors sign brief", "", "John McHale, 86: Expos' first president"),
+    ("SignOnSanDiego.com > Sports -- Henin beats Ivanovic",
+     "SignOnSanDiego.com > News > World -- Judges meet", "", "Henin beats Ivanovic"),
+    # a site that titles every page with its name: the <h1> is the headline
+    ("The Modesto Bee", "The Modesto Bee", "<h1>Reports: EMI to cut up to 2,000 jobs</h1>",
+     "Reports: EMI to cut up to 2,000 jobs"),
+    ("The Modesto Bee", "The Modesto Bee", "", "The Modesto Bee"),
+])
+def test_the_titles_of_a_sites_other_pages_show_its_template(title, sibling, body, expected):
+    page = f"<html><head><title>{title}</title></head><body>{body}{ARTICLE}</body></html>"
+    other = f"<html><head><title>{sibling}</title></head><body>{ARTICLE}</body></html>"
+    assert extract(page, siblings=[other]).title == expected
+    assert extract_document(parse(page), sibling_titles=[sibling]).title == expected
+
+
+@pytest.mark.shared
+def test_sibling_titles_make_more_titles_right_on_the_news_pages(extraction_data):
+    """L3S-GN1 pages with a sibling page and a gold title: exact titles (case and spacing
+    aside) without, then with, the sibling's <title>."""
+    norm = lambda text: " ".join((text or "").lower().split())   # noqa: E731
+    right = [0, 0]
+    pages = [p for p in load("l3s-gn1").pages if p.title and p.siblings]
+    for page in pages:
+        doc = parse(page.html(), url=page.url)
+        titles = [html_title(parse(s.read_bytes())) for s in page.siblings]
+        right[0] += norm(extract_document(doc).title) == norm(page.title)
+        right[1] += norm(extract_document(doc, sibling_titles=titles).title) == norm(page.title)
+    assert len(pages) > 80
+    assert right[1] >= right[0] + 5, right

@@ -104,6 +104,21 @@ def test_the_sibling_cache_keeps_a_bounded_number_of_sites(tmp_path):
     assert state.sibling_for("h0.test", "http://h0.test/9.html") is None     # evicted
 
 
+def test_the_site_titles_are_bounded_and_exclude_the_page_itself(tmp_path):
+    from crawler.state import SIBLING_SITES, SITE_TITLES
+
+    topic = load_topic(Path(__file__).parent.parent / "settings" / "topics" / "music.toml")
+    state = CrawlState.open(tmp_path / "state", topic)
+    for i in range(SIBLING_SITES + 5):
+        for j in range(SITE_TITLES + 3):
+            state.remember_title(f"h{i}.test", f"http://h{i}.test/{j}", f"Story {j} | Site {i}")
+    state.remember_title("h0.test", "http://h0.test/none", None)
+    assert len(state.site_titles) == SIBLING_SITES and "h0.test" not in state.site_titles
+    last, page = f"h{SIBLING_SITES + 4}.test", f"http://h{SIBLING_SITES + 4}.test/{SITE_TITLES + 2}"
+    titles = state.titles_beside(last, page)
+    assert len(titles) == SITE_TITLES - 1 and f"Story {SITE_TITLES + 2} | Site" not in " ".join(titles)
+
+
 def test_a_shard_left_by_a_killed_crawl_is_published_whatever_the_next_mode(tmp_path):
     from crawler.corpus import ShardWriter, documents_since
 
