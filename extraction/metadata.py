@@ -382,7 +382,8 @@ def read_metadata(doc: Document) -> dict[str, Any]:
 _CJK_SIDE = "\u3040-\u30ff\u4e00-\u9fff\uff01-\uff5e）】」』》"
 _TITLE_SEPARATOR = re.compile(
     r"\s+(?:[|–—·•»]|::)\s+|(?<!\d)\s+-\s+|\s+-\s+(?!\d)|\s*[|»•｜]\s*"
-    rf"|(?<=[{_CJK_SIDE}])(?:_+|-{{2,}})|(?:_+|-{{2,}})(?=[{_CJK_SIDE}])|(?<=[a-z)])_(?=[A-Z][a-z])")
+    rf"|(?<=[{_CJK_SIDE}])(?:_+|-{{2,}})|(?:_+|-{{2,}})(?=[{_CJK_SIDE}])"
+    r"|(?<=[a-z)])_(?=[A-Z][a-z])")
 # a heading's permalink mark (Sphinx's ¶, §, 🔗; Markdown renderers' " #", not C#'s)
 _HEADING_MARKS = "¶§🔗"
 _TOKEN = re.compile(r"[^\W\d_]{3,}")

@@ -131,7 +131,8 @@ def test_fallback_and_unrendered_content_is_not_main_text(method, unrendered):
 
 def test_an_open_dialog_and_a_display_not_none_style_are_text():
     html = (f"<html><body><article>{ARTICLE}<dialog open><p>SEEN in the dialog</p></dialog>"
-            "<p style='display:none-ish; visibility:visible'>SEEN styled</p></article></body></html>")
+            "<p style='display:none-ish; visibility:visible'>SEEN styled</p></article>"
+            "</body></html>")
     text = page_text(html)
     assert "SEEN in the dialog" in text and "SEEN styled" in text
 

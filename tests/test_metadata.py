@@ -282,7 +282,8 @@ def test_a_titles_template_is_what_it_shares_with_other_pages_of_the_site(title,
 
 @pytest.mark.parametrize("title, sibling, body, expected", [
     ("TheStar.com | Sports | John McHale, 86: Expos' first president",
-     "TheStar.com | News | Law professors sign brief", "", "John McHale, 86: Expos' first president"),
+     "TheStar.com | News | Law professors sign brief", "",
+     "John McHale, 86: Expos' first president"),
     ("SignOnSanDiego.com > Sports -- Henin beats Ivanovic",
      "SignOnSanDiego.com > News > World -- Judges meet", "", "Henin beats Ivanovic"),
     # a site that titles every page with its name: the <h1> is the headline

@@ -116,7 +116,8 @@ def test_the_site_titles_are_bounded_and_exclude_the_page_itself(tmp_path):
     assert len(state.site_titles) == SIBLING_SITES and "h0.test" not in state.site_titles
     last, page = f"h{SIBLING_SITES + 4}.test", f"http://h{SIBLING_SITES + 4}.test/{SITE_TITLES + 2}"
     titles = state.titles_beside(last, page)
-    assert len(titles) == SITE_TITLES - 1 and f"Story {SITE_TITLES + 2} | Site" not in " ".join(titles)
+    assert len(titles) == SITE_TITLES - 1
+    assert f"Story {SITE_TITLES + 2} | Site" not in " ".join(titles)
 
 
 def test_a_shard_left_by_a_killed_crawl_is_published_whatever_the_next_mode(tmp_path):

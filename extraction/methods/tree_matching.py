@@ -89,8 +89,10 @@ def stm(ta: SimpleTree, tb: SimpleTree, reading: str = "S") -> int:
     """Modified simple tree matching: number of matched children (roots not counted).
 
     Reading "S" [RECON, recommended]: order-preserving maximum matching over one level (LCS of
-    the child keys), vectorised row by row.  Reading "L": the literal double loop, each child
-    of ``tb`` used at most once (= per key, the smaller count).
+    the child keys), computed bit-parallel (Hyyrö's bit-vector LCS: one big-integer row per
+    child of ``ta``, so 40,000 children a side take 0.1 s, not the 14 s of a row-by-row DP).
+    Reading "L": the literal double loop, each child of ``tb`` used at most once (= per key,
+    the smaller count).
     """
     if ta.root != tb.root:
         return 0
@@ -101,17 +103,26 @@ def stm(ta: SimpleTree, tb: SimpleTree, reading: str = "S") -> int:
         raise ValueError("reading must be 'S' or 'L'")
     if not ta.children or not tb.children:
         return 0
-    ids: dict[tuple, int] = {}
-    a = np.array([ids.setdefault(k, len(ids)) for k in ta.children])
-    b = np.array([ids.setdefault(k, len(ids)) for k in tb.children])
-    if len(a) < len(b):
-        a, b = b, a                                  # loop over the longer, vectorise the other
-    row = np.zeros(len(b) + 1, dtype=np.int64)
-    for x in a.tolist():
-        diag = row[:-1] + (b == x)
-        t = np.maximum(row[1:], diag)
-        row[1:] = np.maximum.accumulate(t)
-    return int(row[-1])
+    return lcs_length(ta.children, tb.children)
+
+
+def lcs_length(a: Sequence, b: Sequence) -> int:
+    """Length of a longest common subsequence of ``a`` and ``b`` (hashable items).  Bit ``j``
+    of ``v`` is 1 while ``b[j]`` is unmatched; each item of ``a`` advances the matches with one
+    addition and one subtraction on ``len(b)``-bit integers; the zeros left are the LCS."""
+    if not a or not b:
+        return 0
+    masks: dict = {}
+    for j, item in enumerate(b):
+        masks[item] = masks.get(item, 0) | (1 << j)
+    full = (1 << len(b)) - 1
+    v = full
+    for item in a:
+        m = masks.get(item)
+        if m:
+            u = v & m
+            v = ((v + u) | (v - u)) & full
+    return len(b) - v.bit_count()
 
 
 def similarity(ta: SimpleTree, tb: SimpleTree, reading: str = "S",
