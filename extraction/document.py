@@ -389,7 +389,7 @@ _FALLBACK_HOLDERS = ("video", "audio", "canvas")
 def _drop_fallbacks(root: etree._Element) -> None:
     """Empty ``<video>``, ``<audio>`` and ``<canvas>`` (the elements stay, for the layout of
     E3): "Your browser does not support the video tag" is not the page's text."""
-    for el in root.iter(*_FALLBACK_HOLDERS):
+    for el in list(root.iter(*_FALLBACK_HOLDERS)):    # (a holder inside a holder goes too)
         if len(el) or el.text:
             el.text = None
             for child in list(el):
@@ -400,8 +400,28 @@ def _drop_fallbacks(root: etree._Element) -> None:
 # visibility: hidden or collapse (whitespace, case and CSS comments ignored), a <dialog> that
 # is not open
 _STYLE_OR_HIDDEN = etree.XPath("descendant-or-self::*/@style | descendant-or-self::*/@hidden")
-_HIDDEN_STYLE = re.compile(r"(?:display\s*:(?:\s|/\*.*?\*/)*none|visibility\s*:(?:\s|/\*.*?\*/)*"
-                           r"(?:hidden|collapse))(?![\w-])", re.I)
+_HIDDEN_STYLE = re.compile(
+    r"(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))(?![\w-])", re.I)
+
+
+def _hides(style: str) -> bool:
+    """The inline ``style`` hides its element (CSS comments read as spaces, one left open
+    running to the end, found with ``str.find``: a regex for them backtracked)."""
+    if "/*" in style:
+        kept, i = [], 0
+        while (j := style.find("/*", i)) >= 0:
+            kept.append(style[i:j])
+            i = style.find("*/", j + 2)
+            if i < 0:
+                break
+            kept.append(" ")
+            i += 2
+        else:
+            kept.append(style[i:])
+        style = "".join(kept)
+    return _HIDDEN_STYLE.search(style) is not None
+
+
 _TEXT_LENGTH = etree.XPath("string-length(.)")
 HIDDEN_MAX_SHARE = 0.5  # [ours] a hidden element with more of the page's text is kept
 
@@ -426,7 +446,7 @@ def _drop_hidden(root: etree._Element) -> None:
     holding more than :data:`HIDDEN_MAX_SHARE` of the page's text is kept: pages that hide
     their body until a script has run (anti-flicker snippets) would otherwise lose it all."""
     hidden = [el for el in _hidden_candidates(root)
-              if el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or "")]
+              if el.get("hidden") is not None or _hides(el.get("style") or "")]
     hidden += (el for el in root.iter("dialog") if el.get("open") is None)
     if not hidden:
         return

@@ -378,14 +378,16 @@ def read_metadata(doc: Document) -> dict[str, Any]:
 # " | ", " - ", " – ", " — ", " · ", " • ", " » ", " :: ", "｜" between a headline and a site name
 # (" - " between two numbers is a score or a span: "Arsenal 2 - 1 Chelsea", "2020 - 2021");
 # "_" and "--" touching Chinese or Japanese ("标题_频道_网站", "标题--网站"), and "_" before a
-# capitalised word after a lower-case one ("Headline_English_Xinhua"; "snake_case" stays)
+# capitalised word after a lower-case one ("Headline_English_Xinhua"; "snake_case" stays);
+# a run of "_" or "-" is matched from its start only (linear time)
 _CJK_SIDE = "\u3040-\u30ff\u4e00-\u9fff\uff01-\uff5e）】」』》"
 _TITLE_SEPARATOR = re.compile(
     r"\s+(?:[|–—·•»]|::)\s+|(?<!\d)\s+-\s+|\s+-\s+(?!\d)|\s*[|»•｜]\s*"
-    rf"|(?<=[{_CJK_SIDE}])(?:_+|-{{2,}})|(?:_+|-{{2,}})(?=[{_CJK_SIDE}])"
+    rf"|(?<=[{_CJK_SIDE}])(?:_+|-{{2,}})|(?<![_-])(?:_+|-{{2,}})(?=[{_CJK_SIDE}])"
     r"|(?<=[a-z)])_(?=[A-Z][a-z])")
 # a heading's permalink mark (Sphinx's ¶, §, 🔗; Markdown renderers' " #", not C#'s)
 _HEADING_MARKS = "¶§🔗"
+_JOINED = re.compile(r"_+|-{2,}")
 _TOKEN = re.compile(r"[^\W\d_]{3,}")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 MAX_HEADINGS = 5
@@ -464,14 +466,20 @@ def title_parts(title: str, site_name: str | None = None, url: str | None = None
     parts, seps = parts[first:last + 1], seps[first:last]
     if len(parts) < 2:
         return parts[0].strip() if parts else title, None
+    if all(_JOINED.fullmatch(sep) for sep in seps):
+        # only "_" / "--": a CMS's "Headline_Channel_Site" when the headline is the longest
+        # part and the title a phrase; else a name ("令和5年度_事業報告書", "test_GetUser")
+        head = parts[0].strip()
+        if (_CJK_CHAR.search(title) or any(ch.isspace() for ch in title)) \
+                and len(head) > max(len(p.strip()) for p in parts[1:]):
+            return head, parts[-1].strip()
+        return title.strip(), None
 
     def without(k: int) -> tuple[str, str]:
         rest = parts[:-1] if k else parts[1:]
         if len(rest) >= 3:
             return max(rest, key=len).strip(), parts[k]
         glue = seps[:-1] if k else seps[1:]
-        if k and glue and all(s.strip("_") == "" for s in glue):
-            return rest[0].strip(), parts[k]    # "Headline_Channel_Site": the CMS's order
         return "".join(p + s for p, s in zip(rest, glue + [""])).strip(), parts[k]
 
     keys = _site_keys(site_name, url)
@@ -482,60 +490,79 @@ def title_parts(title: str, site_name: str | None = None, url: str | None = None
 
 
 # between the segments of a title once its template is known: the usual separators, " > ",
-# " -- ", " : "; and where a template may end, also "Site: " (a colon inside a headline, "Simon
-# says: ...", cuts no segment)
+# " -- ", " : "; a template at the start may also end with "Site: " when that names the site
 _SEGMENTS = re.compile(_TITLE_SEPARATOR.pattern + r"|\s+(?:>|--|:)\s+")
 _TEMPLATE_CUT = re.compile(_SEGMENTS.pattern + r"|:\s+")
 
 
-def template_free(title: str, others: Sequence[str]) -> tuple[str, bool]:
-    """``(rest, templated)``: ``title`` without the longest beginning and the longest end it
-    shares with one of ``others`` (the titles of other pages of the same site) that stop at a
-    separator ("TheStar.com | Sports | ...", "... | Technology | Reuters"); ``rest`` is ""
-    when ``title`` is one of ``others`` (a site that titles every page with its name).
-    ``templated``: something was taken off."""
+def _shared_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def template_free(title: str, others: Sequence[str], site_name: str | None = None,
+                  url: str | None = None) -> tuple[str, bool]:
+    """``(rest, templated)``: ``title`` without the beginning and the end it shares, up to a
+    separator, with one of ``others`` (the titles of other pages of the same site):
+    "TheStar.com | Sports | ..." -> "Sports | ...", "... | Technology | Reuters" -> "... |
+    Technology".  A template is never longer than what it leaves (so "Mission: Impossible –
+    Fallout" keeps its shared "Mission: Impossible – ") unless it ends "Site: ", which must
+    name the site (``og:site_name``, the host: "Ukraine war: ..." is a headline's kicker).  ``rest``
+    is "" when ``title`` is a bare name (no separator) that ``others`` share: a site that
+    gives every page its name.  The same title with separators on another page is the same
+    page under another URL, no evidence.  ``templated``: something was taken off."""
     title = title.strip()
     if not title or not others:
         return title, False
-    start, end = 0, len(title)
+    front = back = 0
     for other in others:
         other = collapse(other or "")
         if not other:
             continue
         if other.casefold() == title.casefold():
-            return "", True
-        same = 0
-        for a, b in zip(title, other):
-            if a != b:
-                break
-            same += 1
-        cuts = [m.end() for m in _TEMPLATE_CUT.finditer(title, 0, same) if m.end() <= same]
-        if cuts:
-            start = max(start, cuts[-1])
-        same = 0
-        for a, b in zip(reversed(title), reversed(other)):
-            if a != b:
-                break
-            same += 1
-        cuts = [m.start() for m in _TEMPLATE_CUT.finditer(title, len(title) - same)]
-        if cuts:
-            end = min(end, cuts[0])
-    if start >= end or not title[start:end].strip():
-        return title, False        # nothing but template on both sides: not a headline's cut
-    return title[start:end].strip(), (start, end) != (0, len(title))
+            if _SEGMENTS.search(title) is None:
+                return "", True
+            continue
+        front = max(front, _shared_prefix(title, other))
+        back = max(back, _shared_prefix(title[::-1], other[::-1]))
+    if not front and not back:
+        return title, False
+    n = len(title)
+    keys = _site_keys(site_name, url)
+    heads, tails = [], []     # (cut, the template is the site's name before a colon)
+    for m in _TEMPLATE_CUT.finditer(title):
+        segment = _SEGMENTS.fullmatch(m.group()) is not None
+        if m.end() <= front and (segment or any(key in _key(title[:m.start()])
+                                                for key in keys)):
+            heads.append((m.end(), not segment))
+        if m.start() >= n - back and segment:
+            tails.append(m.start())
+    end = next((e for e in tails if n - e <= e), n)                # the longest end allowed
+    start = max((b for b, named in heads if named or b <= end - b), default=0)
+    rest = title[start:end].strip()
+    if not rest or (start, end) == (0, n):
+        return title, False
+    if start:       # "Site | Section | Headline": the headline comes last
+        segments = [p.strip() for p in _SEGMENTS.split(rest)]
+        if len(segments) > 1 and all(2 * len(p) <= len(segments[-1]) for p in segments[:-1]):
+            rest = segments[-1]
+    return rest, True
 
 
 def choose_title(meta: dict[str, Any], doc: Document | None = None,
                  sibling_titles: Sequence[str] = ()) -> str | None:
     """The page's title: the Open Graph title (a segment naming the site taken off); else an
     ``<h1>`` making up most of the ``<title>``'s headline (:func:`title_parts`), the longest;
-    else the first ``<h1>`` of two words or more sharing one with that headline (the visible
-    headline, worded differently); else the headline; else the first ``<h1>``.  An ``<h1>``
+    else the first ``<h1>`` of two words or more sharing one (not a function word) with that
+    headline (the visible headline, worded differently); else the headline; else the first ``<h1>``.  An ``<h1>``
     that is the site's name (a logo) is never the title.  ``doc`` gives every ``<h1>`` (else
     only ``meta["h1"]``).  ``sibling_titles``, the ``<title>`` of other pages of the site,
     show its template (:func:`template_free`): what is left of the ``<title>`` is the
-    headline, its longest segment when separators remain ("Sports | Headline"); a ``<title>``
-    that is all template gives way to the first ``<h1>``."""
+    headline; a ``<title>`` that is all template gives way to the first ``<h1>``."""
     html_title, og, site_name = meta.get("html_title"), meta.get("og_title"), \
         meta.get("site_name")
     url = doc.url if doc is not None else None
@@ -546,10 +573,9 @@ def choose_title(meta: dict[str, Any], doc: Document | None = None,
     headings = _headings(doc) if doc is not None else ([h1] if h1 else [])
     if not html_title:
         return headings[0] if headings else None
-    rest, templated = template_free(html_title, sibling_titles)
+    rest, templated = template_free(html_title, sibling_titles, site_name, url)
     if templated:
-        site = None
-        headline = max(_SEGMENTS.split(rest), key=len).strip() if rest else ""
+        site, headline = None, rest
     else:
         headline, site = title_parts(html_title, site_name, url)
     logos = {_key(site_name or ""), _key(site or "")} - {""}
@@ -563,9 +589,9 @@ def choose_title(meta: dict[str, Any], doc: Document | None = None,
     if held:
         return max(held, key=len)
     # the headline's own words: its longest segment, not a section named beside it
-    words = _tokens(max(_TITLE_SEPARATOR.split(headline), key=len))
+    words = _tokens(max(_TITLE_SEPARATOR.split(headline), key=len)) - _EN_STOP
     for h in candidates:
-        own = _tokens(h)
+        own = _tokens(h) - _EN_STOP
         if len(own) >= 2 and words & own:
             return h
     return headline or html_title

@@ -118,6 +118,7 @@ def test_hidden_copies_of_the_article_are_not_main_text(method):
     "<video src='a.mp4'>UNSEEN: your browser does not support the video tag.</video>",
     "<audio><source src='a.ogg'>UNSEEN: <a href='a.ogg'>download</a> the audio.</audio>",
     "<canvas width=300>UNSEEN: canvas fallback</canvas>",
+    "<video><canvas>i</canvas></video><canvas>UNSEEN after a holder in a holder</canvas>",
     "<input list=colours><datalist id=colours><option value='UNSEEN red'></datalist>",
     "<dialog><p>UNSEEN: subscribe to our newsletter, it is free and weekly.</p></dialog>",
     "<p style='visibility: Collapse'>UNSEEN collapsed</p>",
@@ -127,6 +128,18 @@ def test_fallback_and_unrendered_content_is_not_main_text(method, unrendered):
             f"{ARTICLE}</article></body></html>")
     text = extract(html, method=method).text
     assert "UNSEEN" not in text and "Next words." in text
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("style, hidden", [
+    ("display:" + "/**/" * 40 + "x;color:none", False),    # exponential with a comment regex
+    ("display:/*" * 10_000, False),                          # quadratic with one
+    ("display:/* never closed none", False),
+    ("display/**/:/* a */none", True),
+    ("/* display:none */ color: red", False)])
+def test_css_comments_in_a_style_cost_linear_time(style, hidden):
+    html = f'<html><body>{ARTICLE}<div style="{style}">STYLED text</div></body></html>'
+    assert ("STYLED" not in page_text(html)) == hidden
 
 
 def test_an_open_dialog_and_a_display_not_none_style_are_text():

@@ -1,6 +1,7 @@
 """E6 (ALGORITHMS.md §6): simple trees, modified STM, clustering, pre-pruning, extraction path;
 test hints of §6.5."""
 import json
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -85,6 +86,18 @@ def test_stm_long_flat_bodies_is_fast_and_exact():
     # 40,000 paragraphs a side took 14 s row by row
     big = simple_tree(parse("<html><body>" + "<p>x</p>" * 40_000 + "</body></html>"))
     assert stm(big, big) == 40_000
+
+
+def test_the_lcs_of_many_distinct_items_takes_linear_memory():
+    # a bit mask per distinct item took 150 MB for 40,000 children with unique ids
+    items = [("div", f"post-{i}") for i in range(40_000)]
+    tracemalloc.start()
+    try:
+        assert lcs_length(items, items[::2]) == 20_000
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 30_000_000
 
 
 def test_leader_clustering_and_single_link():

@@ -161,6 +161,12 @@ def test_json_ld_nested_too_deeply_is_skipped_and_the_text_kept():
     ("<title>Starbucks founder back at helm_English_Xinhua</title>", "",
      "Starbucks founder back at helm"),
     ("<title>Using snake_case names</title>", "", "Using snake_case names"),
+    ("<title>令和5年度_事業報告書</title>", "", "令和5年度_事業報告書"),
+    ("<title>test_GetUser_ReturnsNull</title>", "", "test_GetUser_ReturnsNull"),
+    ("<title>Hello_World program in Java</title>", "", "Hello_World program in Java"),
+    # a shared "the" makes no <h1> the headline
+    ("<title>The Beginning of the End | Books</title>", "<h1>The Daily Planet</h1>",
+     "The Beginning of the End"),
     # a logo <h1> before the headline's
     ("<title>Story title | Site</title>", "<h1 class=logo>Site</h1><h1>Story title</h1>",
      "Story title"),
@@ -258,26 +264,39 @@ def test_review_of_the_stops_diff_metadata_cases():
                    "http://[::1/").title == "A"
 
 
-@pytest.mark.parametrize("title, others, rest, templated", [
+@pytest.mark.parametrize("title, others, url, rest, templated", [
     ("TheStar.com | Sports | John McHale dies", ["TheStar.com | News | Law professors sign"],
-     "Sports | John McHale dies", True),
-    ("Storm hits coast | World | Reuters", ["Markets fall | Business | Reuters"],
+     None, "John McHale dies", True),
+    ("Site | Chapter 1 - The Beginning", ["Site | Another page"], None,
+     "Chapter 1 - The Beginning", True),
+    ("Storm hits coast | World | Reuters", ["Markets fall | Business | Reuters"], None,
      "Storm hits coast | World", True),
     ("The Associated Press: Rice lauds effort", ["The Associated Press: Djokovic jokes"],
-     "Rice lauds effort", True),
-    ("Star-Telegram.com: | 01/02/2008 | Moya wins", ["Star-Telegram.com: | 01/08/2008 | Martz"],
-     "01/02/2008 | Moya wins", True),
-    ("SuperSoccer", ["SuperSoccer"], "", True),
-    # a shared first word is no template; nor a colon inside a headline shared by chance
-    ("Bush predicts peace", ["Bush trip irks Iran"], "Bush predicts peace", False),
-    ("Simon says: Cowell tells all", ["Simon says nothing"], "Simon says: Cowell tells all",
-     False),
-    ("Storm hits coast", [], "Storm hits coast", False),
-    ("Storm hits coast", ["", None], "Storm hits coast", False),
+     "https://ap.associatedpress.com/1", "Rice lauds effort", True),
+    ("Star-Telegram.com: | 01/02/2008 | Moya wins the quarter-final",
+     ["Star-Telegram.com: | 01/08/2008 | Martz"], None, "Moya wins the quarter-final", True),
+    ("SuperSoccer", ["SuperSoccer"], None, "", True),
+    # a shared first word is no template; nor a kicker ("Ukraine war: "), nor a shared
+    # beginning longer than what it would leave, nor a shared end swallowing the headline
+    ("Bush predicts peace", ["Bush trip irks Iran"], None, "Bush predicts peace", False),
+    ("Ukraine war: Russia attacks Kyiv", ["Ukraine war: Biden visits"],
+     "https://www.bbc.co.uk/news/1", "Ukraine war: Russia attacks Kyiv", False),
+    ("Mission: Impossible – Fallout - Wikipedia", ["Mission: Impossible – Ghost Protocol - "
+     "Wikipedia"], None, "Mission: Impossible – Fallout", True),
+    ("python - How to sort a list? - Stack Overflow", ["java - How to sort a list? - Stack "
+     "Overflow"], None, "python - How to sort a list?", True),
+    ("Arsenal 2 - 1 Chelsea | Premier League", ["Arsenal 2 - 0 Spurs | Premier League"], None,
+     "Arsenal 2 - 1 Chelsea", True),
+    ("Brexit: what you need to know | Site", ["Tax: what you need to know | Site"], None,
+     "Brexit: what you need to know", True),
+    # the same title with separators: the same page under another URL, no evidence
+    ("Story X | Daily Planet", ["Story X | Daily Planet"], None, "Story X | Daily Planet", False),
+    ("Storm hits coast", [], None, "Storm hits coast", False),
+    ("Storm hits coast", ["", None], None, "Storm hits coast", False),
 ])
-def test_a_titles_template_is_what_it_shares_with_other_pages_of_the_site(title, others, rest,
-                                                                           templated):
-    assert template_free(title, others) == (rest, templated)
+def test_a_titles_template_is_what_it_shares_with_other_pages_of_the_site(title, others, url,
+                                                                           rest, templated):
+    assert template_free(title, others, url=url) == (rest, templated)
 
 
 @pytest.mark.parametrize("title, sibling, body, expected", [
@@ -290,6 +309,9 @@ def test_a_titles_template_is_what_it_shares_with_other_pages_of_the_site(title,
     ("The Modesto Bee", "The Modesto Bee", "<h1>Reports: EMI to cut up to 2,000 jobs</h1>",
      "Reports: EMI to cut up to 2,000 jobs"),
     ("The Modesto Bee", "The Modesto Bee", "", "The Modesto Bee"),
+    # a logo <h1> never replaces a title seen twice (the same page under two URLs)
+    ("Story X | Daily Planet", "Story X | Daily Planet", "<h1>The Daily Planet</h1>",
+     "Story X"),
 ])
 def test_the_titles_of_a_sites_other_pages_show_its_template(title, sibling, body, expected):
     page = f"<html><head><title>{title}</title></head><body>{body}{ARTICLE}</body></html>"
@@ -312,3 +334,11 @@ def test_sibling_titles_make_more_titles_right_on_the_news_pages(extraction_data
         right[1] += norm(extract_document(doc, sibling_titles=titles).title) == norm(page.title)
     assert len(pages) > 80
     assert right[1] >= right[0] + 5, right
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("title", ["a" + "_" * 20_000 + "b", "-" * 30_000, "中" + "_" * 20_000,
+                                   "_" * 20_000 + "中", "a" + " - " * 20_000 + "b"])
+def test_runs_of_separators_in_a_title_cost_linear_time(title):
+    # from the day's review: a run of "_" or "-" was rescanned from every position (7.7 s)
+    extract(f"<html><head><title>{title}</title></head><body>{ARTICLE}</body></html>")

@@ -112,16 +112,28 @@ def lcs_length(a: Sequence, b: Sequence) -> int:
     addition and one subtraction on ``len(b)``-bit integers; the zeros left are the LCS."""
     if not a or not b:
         return 0
+    # an item found once in b keeps its position and its mask is made when needed: a mask per
+    # item took memory quadratic in len(b) for children with unique ids (40,000: 150 MB)
+    single: dict = {}
     masks: dict = {}
     for j, item in enumerate(b):
-        masks[item] = masks.get(item, 0) | (1 << j)
+        if item in masks:
+            masks[item] |= 1 << j
+        elif item in single:
+            masks[item] = (1 << single.pop(item)) | (1 << j)
+        else:
+            single[item] = j
     full = (1 << len(b)) - 1
     v = full
     for item in a:
         m = masks.get(item)
-        if m:
-            u = v & m
-            v = ((v + u) | (v - u)) & full
+        if m is None:
+            j = single.get(item)
+            if j is None:
+                continue
+            m = 1 << j
+        u = v & m
+        v = ((v + u) | (v - u)) & full
     return len(b) - v.bit_count()
 
 
