@@ -318,7 +318,9 @@ def block_table(doc: Document) -> BlockTable:
 
     if len(feats) != len(FEATURE_NAMES):
         raise AssertionError("block_table's features and FEATURE_NAMES differ")
-    x = np.column_stack([feats[name] for name in FEATURE_NAMES]).astype(np.float32)
+    x = np.empty((nb, len(FEATURE_NAMES)), dtype=np.float32)    # (no float64 copy of it all)
+    for j, name in enumerate(FEATURE_NAMES):
+        x[:, j] = feats.pop(name)
     text_mask = is_text.copy()
     return BlockTable(uniq, owner, x, texts, text_mask)
 

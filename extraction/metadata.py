@@ -388,6 +388,11 @@ _TITLE_SEPARATOR = re.compile(
 # a heading's permalink mark (Sphinx's ¶, §, 🔗; Markdown renderers' " #", not C#'s)
 _HEADING_MARKS = "¶§🔗"
 _JOINED = re.compile(r"_+|-{2,}")
+# a page number after a separator ("Thread - Page 3", "Archives - Page 2 of 14"): never the
+# headline, and it makes the pages of one thread look different
+_PAGE_NUMBER = re.compile(
+    r"\s+(?:[-|–—·•»｜]|::)\s+(?:page|p\.|pg\.?|seite|página|pagina)\s*\d+"
+    r"(?:\s*(?:of|/|von|de)\s*\d+)?(?=\s+(?:[-|–—·•»｜]|::)\s+|\s*$)", re.I)
 _TOKEN = re.compile(r"[^\W\d_]{3,}")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 MAX_HEADINGS = 5
@@ -514,15 +519,19 @@ def template_free(title: str, others: Sequence[str], site_name: str | None = Non
     name the site (``og:site_name``, the host: "Ukraine war: ..." is a headline's kicker).  ``rest``
     is "" when ``title`` is a bare name (no separator) that ``others`` share: a site that
     gives every page its name.  The same title with separators on another page is the same
-    page under another URL, no evidence.  ``templated``: something was taken off."""
+    page under another URL, no evidence.  An end found whole on two other pages is template
+    however long ("... — Python 3.12 documentation").  ``templated``: something was taken
+    off."""
     title = title.strip()
     if not title or not others:
         return title, False
     front = back = 0
+    seen = []
     for other in others:
         other = collapse(other or "")
         if not other:
             continue
+        seen.append(other)
         if other.casefold() == title.casefold():
             if _SEGMENTS.search(title) is None:
                 return "", True
@@ -535,13 +544,16 @@ def template_free(title: str, others: Sequence[str], site_name: str | None = Non
     keys = _site_keys(site_name, url)
     heads, tails = [], []     # (cut, the template is the site's name before a colon)
     for m in _TEMPLATE_CUT.finditer(title):
-        segment = _SEGMENTS.fullmatch(m.group()) is not None
+        here = _SEGMENTS.match(title, m.start())     # in context: "_" needs its CJK neighbour
+        segment = here is not None and here.end() == m.end()
         if m.end() <= front and (segment or any(key in _key(title[:m.start()])
                                                 for key in keys)):
             heads.append((m.end(), not segment))
         if m.start() >= n - back and segment:
             tails.append(m.start())
-    end = next((e for e in tails if n - e <= e), n)                # the longest end allowed
+    # the longest end allowed: no longer than what it leaves, or found whole on two pages
+    end = next((e for e in tails if n - e <= e
+                or sum(other.endswith(title[e:]) for other in seen) >= 2), n)
     start = max((b for b, named in heads if named or b <= end - b), default=0)
     rest = title[start:end].strip()
     if not rest or (start, end) == (0, n):
@@ -550,6 +562,9 @@ def template_free(title: str, others: Sequence[str], site_name: str | None = Non
         segments = [p.strip() for p in _SEGMENTS.split(rest)]
         if len(segments) > 1 and all(2 * len(p) <= len(segments[-1]) for p in segments[:-1]):
             rest = segments[-1]
+    if _TITLE_SEPARATOR.search(rest) and all(
+            _JOINED.fullmatch(sep) for sep in _TITLE_SEPARATOR.findall(rest)):
+        rest = title_parts(rest)[0]       # "标题_频道" left: the CMS's order, headline first
     return rest, True
 
 
@@ -558,11 +573,13 @@ def choose_title(meta: dict[str, Any], doc: Document | None = None,
     """The page's title: the Open Graph title (a segment naming the site taken off); else an
     ``<h1>`` making up most of the ``<title>``'s headline (:func:`title_parts`), the longest;
     else the first ``<h1>`` of two words or more sharing one (not a function word) with that
-    headline (the visible headline, worded differently); else the headline; else the first ``<h1>``.  An ``<h1>``
-    that is the site's name (a logo) is never the title.  ``doc`` gives every ``<h1>`` (else
-    only ``meta["h1"]``).  ``sibling_titles``, the ``<title>`` of other pages of the site,
+    headline (the visible headline, worded differently); else the headline; else the first
+    ``<h1>``.  An ``<h1>`` that is the site's name (a logo) is never the title.  ``doc``
+    gives every ``<h1>`` (else only ``meta["h1"]``).  A page number ("- Page 2 of 14") is no
+    part of a ``<title>``.  ``sibling_titles``, the ``<title>`` of other pages of the site,
     show its template (:func:`template_free`): what is left of the ``<title>`` is the
-    headline; a ``<title>`` that is all template gives way to the first ``<h1>``."""
+    headline, unless what was cut is this page's ``<h1>``; a ``<title>`` that is all
+    template gives way to the first ``<h1>``."""
     html_title, og, site_name = meta.get("html_title"), meta.get("og_title"), \
         meta.get("site_name")
     url = doc.url if doc is not None else None
@@ -573,7 +590,16 @@ def choose_title(meta: dict[str, Any], doc: Document | None = None,
     headings = _headings(doc) if doc is not None else ([h1] if h1 else [])
     if not html_title:
         return headings[0] if headings else None
-    rest, templated = template_free(html_title, sibling_titles, site_name, url)
+    html_title = _PAGE_NUMBER.sub("", html_title) or html_title
+    rest, templated = template_free(html_title, [_PAGE_NUMBER.sub("", t or "")
+                                                 for t in sibling_titles], site_name, url)
+    if templated and rest:
+        # a beginning shared with other pages that is this page's <h1> is a product's or a
+        # thread's name ("Phone X - Specs", "Phone X - Reviews"), not the site's template
+        keys = _site_keys(site_name, url)
+        whole, left = _key(html_title), _key(rest)
+        templated = not any(k and k in whole and k not in left
+                            and not any(key in k for key in keys) for k in map(_key, headings))
     if templated:
         site, headline = None, rest
     else:

@@ -289,6 +289,12 @@ def test_review_of_the_stops_diff_metadata_cases():
      "Arsenal 2 - 1 Chelsea", True),
     ("Brexit: what you need to know | Site", ["Tax: what you need to know | Site"], None,
      "Brexit: what you need to know", True),
+    # an end found whole on two other pages is template, however long
+    ("The Python Tutorial — Python 3.12.2 documentation", ["Built-in Functions — Python 3.12.2 "
+     "documentation", "os — Python 3.12.2 documentation"], None, "The Python Tutorial", True),
+    # a channel page of a Chinese CMS: "_" is a separator in context
+    ("宏观经济_华夏财经网", ["央行宣布降准_宏观经济_华夏财经网", "股市收盘_证券_华夏财经网"], None,
+     "宏观经济", True),
     # the same title with separators: the same page under another URL, no evidence
     ("Story X | Daily Planet", ["Story X | Daily Planet"], None, "Story X | Daily Planet", False),
     ("Storm hits coast", [], None, "Storm hits coast", False),
@@ -312,6 +318,12 @@ def test_a_titles_template_is_what_it_shares_with_other_pages_of_the_site(title,
     # a logo <h1> never replaces a title seen twice (the same page under two URLs)
     ("Story X | Daily Planet", "Story X | Daily Planet", "<h1>The Daily Planet</h1>",
      "Story X"),
+    # a page number is no part of the headline, and the pages of a thread share it
+    ("Best tent for two? - Page 3 - Trail Talk", "Best tent for two? - Trail Talk", "",
+     "Best tent for two?"),
+    # what the pages share is this page's <h1>: a product's name, not the site's template
+    ("Phone X Ultra - User opinions and reviews - page 2", "Phone X Ultra - Full specifications",
+     "<h1>Phone X Ultra</h1>", "Phone X Ultra"),
 ])
 def test_the_titles_of_a_sites_other_pages_show_its_template(title, sibling, body, expected):
     page = f"<html><head><title>{title}</title></head><body>{body}{ARTICLE}</body></html>"
