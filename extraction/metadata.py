@@ -590,8 +590,9 @@ def choose_title(meta: dict[str, Any], doc: Document | None = None,
     headings = _headings(doc) if doc is not None else ([h1] if h1 else [])
     if not html_title:
         return headings[0] if headings else None
+    html_title = collapse(html_title)       # (runs of spaces made the separators quadratic)
     html_title = _PAGE_NUMBER.sub("", html_title) or html_title
-    rest, templated = template_free(html_title, [_PAGE_NUMBER.sub("", t or "")
+    rest, templated = template_free(html_title, [_PAGE_NUMBER.sub("", collapse(t or ""))
                                                  for t in sibling_titles], site_name, url)
     if templated and rest:
         # a beginning shared with other pages that is this page's <h1> is a product's or a

@@ -5,7 +5,7 @@ import pytest
 
 from extraction import extract, extract_document, parse
 from extraction.datasets import load
-from extraction.metadata import html_title, template_free
+from extraction.metadata import choose_title, html_title, template_free
 
 ARTICLE = "<p>" + "A sentence of the article, with some words. " * 20 + "</p>"
 
@@ -354,3 +354,11 @@ def test_sibling_titles_make_more_titles_right_on_the_news_pages(extraction_data
 def test_runs_of_separators_in_a_title_cost_linear_time(title):
     # from the day's review: a run of "_" or "-" was rescanned from every position (7.7 s)
     extract(f"<html><head><title>{title}</title></head><body>{ARTICLE}</body></html>")
+
+
+@pytest.mark.timeout(30)
+def test_a_title_with_runs_of_spaces_given_directly_costs_linear_time():
+    # titles passed to choose_title by a caller need not be collapsed: 20,000 spaces took 20 s
+    title = "Headline" + " " * 20_000 + "- Page 2 | Site"
+    assert choose_title({"html_title": title}, None, ["Other" + " " * 20_000 + "| Site"]) \
+        == "Headline"
