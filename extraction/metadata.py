@@ -455,7 +455,8 @@ def title_parts(title: str, site_name: str | None = None, url: str | None = None
                 by_position: bool = True) -> tuple[str, str | None]:
     """``(headline, site)`` of a ``<title>`` cut by separators such as `` | `` and `` - ``:
     the end segment that names the site (``og:site_name``, a label of the page's host) taken
-    off, else the last one ("Headline | Site", the common order; not ``by_position``: none);
+    off, else (neither or both do) the last one ("Headline | Site", the common order; not
+    ``by_position``: none);
     of three segments or more left (a breadcrumb, "Home | News | Headline"), the longest.  A
     title without separators is all headline."""
     parts = _TITLE_SEPARATOR.split(title)
@@ -472,11 +473,12 @@ def title_parts(title: str, site_name: str | None = None, url: str | None = None
     if len(parts) < 2:
         return parts[0].strip() if parts else title, None
     if all(_JOINED.fullmatch(sep) for sep in seps):
-        # only "_" / "--": a CMS's "Headline_Channel_Site" when the headline is the longest
-        # part and the title a phrase; else a name ("令和5年度_事業報告書", "test_GetUser")
+        # only "_" / "--": a CMS's "Headline_Channel_Site" when the headline is twice as
+        # long as any other part and the title a phrase; else a name ("令和5年度_事業報告書",
+        # "2023年度_決算報告", "test_GetUser")
         head = parts[0].strip()
         if (_CJK_CHAR.search(title) or any(ch.isspace() for ch in title)) \
-                and len(head) > max(len(p.strip()) for p in parts[1:]):
+                and len(head) >= 2 * max(len(p.strip()) for p in parts[1:]):
             return head, parts[-1].strip()
         return title.strip(), None
 
@@ -488,15 +490,21 @@ def title_parts(title: str, site_name: str | None = None, url: str | None = None
         return "".join(p + s for p, s in zip(rest, glue + [""])).strip(), parts[k]
 
     keys = _site_keys(site_name, url)
-    for k in (-1, 0):
-        if any(key in _key(parts[k]) for key in keys) and len(parts[k]) < len(title) / 2:
-            return without(k)
+    named = [k for k in (-1, 0) if any(key in _key(parts[k]) for key in keys)]
+    if len(named) == 1 and len(parts[named[0]]) < len(title) / 2:
+        return without(named[0])
+    if len(named) == 2 and by_position:
+        # both ends name the site: by position ("Welcome to Flaskish — Flaskish
+        # Documentation"), unless the last is twice the first ("Microsoft News | Microsoft
+        # announces ...")
+        return without(0 if len(parts[-1]) >= 2 * len(parts[0]) else -1)
     return without(-1) if by_position else (title, None)
 
 
 # between the segments of a title once its template is known: the usual separators, " > ",
-# " -- ", " : "; a template at the start may also end with "Site: " when that names the site
-_SEGMENTS = re.compile(_TITLE_SEPARATOR.pattern + r"|\s+(?:>|--|:)\s+")
+# " -- " (not French " : ", inside headlines); a template at the start may also end with
+# "Site: " or "Site : " when that names the site
+_SEGMENTS = re.compile(_TITLE_SEPARATOR.pattern + r"|\s+(?:>|--)\s+")
 _TEMPLATE_CUT = re.compile(_SEGMENTS.pattern + r"|:\s+")
 
 
@@ -519,9 +527,9 @@ def template_free(title: str, others: Sequence[str], site_name: str | None = Non
     name the site (``og:site_name``, the host: "Ukraine war: ..." is a headline's kicker).  ``rest``
     is "" when ``title`` is a bare name (no separator) that ``others`` share: a site that
     gives every page its name.  The same title with separators on another page is the same
-    page under another URL, no evidence.  An end found whole on two other pages is template
-    however long ("... — Python 3.12 documentation").  ``templated``: something was taken
-    off."""
+    page under another URL, no evidence.  An end of one segment found whole on two other
+    pages is template however long ("... — Python 3.12 documentation").  ``templated``:
+    something was taken off."""
     title = title.strip()
     if not title or not others:
         return title, False
@@ -546,14 +554,19 @@ def template_free(title: str, others: Sequence[str], site_name: str | None = Non
     for m in _TEMPLATE_CUT.finditer(title):
         here = _SEGMENTS.match(title, m.start())     # in context: "_" needs its CJK neighbour
         segment = here is not None and here.end() == m.end()
-        if m.end() <= front and (segment or any(key in _key(title[:m.start()])
-                                                for key in keys)):
+        # (a site's name is short: the first 200 characters are read for it, not the title's
+        # every beginning, which took quadratic time)
+        if m.end() <= front and (segment or m.start() <= 200 and any(
+                key in _key(title[:m.start()]) for key in keys)):
             heads.append((m.end(), not segment))
         if m.start() >= n - back and segment:
             tails.append(m.start())
-    # the longest end allowed: no longer than what it leaves, or found whole on two pages
-    end = next((e for e in tails if n - e <= e
-                or sum(other.endswith(title[e:]) for other in seen) >= 2), n)
+    # the longest end allowed: no longer than what it leaves, or one segment (no "_" or "--")
+    # found whole on two other pages ("... — Python 3.12 documentation"; not "- The Long
+    # Night - Fanfiction" of a story's chapters)
+    end = next((e for e in tails if n - e <= e or (
+        not _JOINED.match(title, e) and _SEGMENTS.search(title, _SEGMENTS.match(title, e).end())
+        is None and sum(other.endswith(title[e:]) for other in seen) >= 2)), n)
     start = max((b for b, named in heads if named or b <= end - b), default=0)
     rest = title[start:end].strip()
     if not rest or (start, end) == (0, n):
@@ -590,16 +603,21 @@ def choose_title(meta: dict[str, Any], doc: Document | None = None,
     headings = _headings(doc) if doc is not None else ([h1] if h1 else [])
     if not html_title:
         return headings[0] if headings else None
-    html_title = collapse(html_title)       # (runs of spaces made the separators quadratic)
-    html_title = _PAGE_NUMBER.sub("", html_title) or html_title
-    rest, templated = template_free(html_title, [_PAGE_NUMBER.sub("", collapse(t or ""))
-                                                 for t in sibling_titles], site_name, url)
+    raw = collapse(html_title)      # (runs of spaces made the separators quadratic)
+    html_title = _PAGE_NUMBER.sub("", raw) or raw
+    others = []
+    for other in sibling_titles:
+        other = collapse(other or "")
+        unpaged = _PAGE_NUMBER.sub("", other)
+        if unpaged.casefold() != html_title.casefold() or other.casefold() == raw.casefold():
+            others.append(unpaged)      # (another page of the same thread: no evidence)
+    rest, templated = template_free(html_title, others, site_name, url)
     if templated and rest:
         # a beginning shared with other pages that is this page's <h1> is a product's or a
         # thread's name ("Phone X - Specs", "Phone X - Reviews"), not the site's template
         keys = _site_keys(site_name, url)
         whole, left = _key(html_title), _key(rest)
-        templated = not any(k and k in whole and k not in left
+        templated = not any(k and whole.startswith(k) and k not in left
                             and not any(key in k for key in keys) for k in map(_key, headings))
     if templated:
         site, headline = None, rest

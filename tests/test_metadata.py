@@ -204,6 +204,12 @@ def test_the_title_is_the_headline(head, body, expected):
     ("How do I sort a list? - Stack Overflow", "https://stackoverflow.com/q/1",
      "How do I sort a list?"),
     ("No separator at all", None, "No separator at all"),
+    # both ends name the site: the common order decides, unless the last is twice the first
+    ("Welcome to Flaskish — Flaskish Documentation (3.2.x)",
+     "https://flaskish.readthedocs.io/en/3.2.x/", "Welcome to Flaskish"),
+    ("Microsoft News | Microsoft announces new Surface lineup and Windows 12 features",
+     "https://news.microsoft.com/a",
+     "Microsoft announces new Surface lineup and Windows 12 features"),
 ])
 def test_the_sites_part_of_a_title_is_told_by_its_name_or_place(title, url, expected):
     result = extract(f"<html><head><title>{title}</title></head><body>{ARTICLE}</body></html>",
@@ -292,9 +298,21 @@ def test_review_of_the_stops_diff_metadata_cases():
     # an end found whole on two other pages is template, however long
     ("The Python Tutorial — Python 3.12.2 documentation", ["Built-in Functions — Python 3.12.2 "
      "documentation", "os — Python 3.12.2 documentation"], None, "The Python Tutorial", True),
-    # a channel page of a Chinese CMS: "_" is a separator in context
+    # "_" is a separator in context; a long end joined by "_" is no template on its own
     ("宏观经济_华夏财经网", ["央行宣布降准_宏观经济_华夏财经网", "股市收盘_证券_华夏财经网"], None,
-     "宏观经济", True),
+     "宏观经济_华夏财经网", False),
+    ("央行宣布下调存款准备金率0.5个百分点_宏观经济_华夏财经网", ["股市收盘_证券_华夏财经网"], None,
+     "央行宣布下调存款准备金率0.5个百分点", True),
+    ("令和5年度_事業報告書", ["令和4年度_事業報告書", "令和3年度_事業報告書"], None,
+     "令和5年度_事業報告書", False),
+    # a story's chapters share more than one segment: only the site's part goes
+    ("Chapter 2 - The Long Night - Potter fanfiction", ["Chapter 1 - The Boy - Potter "
+     "fanfiction", "Chapter 3 - The End - Potter fanfiction"], None,
+     "Chapter 2 - The Long Night", True),
+    # French " : " inside a headline
+    ("Guerre en Ukraine : Zelensky appelle à l'aide - Le Figaro", ["Guerre en Ukraine : Kyiv "
+     "bombardée - Le Figaro"], "https://www.lefigaro.fr/a",
+     "Guerre en Ukraine : Zelensky appelle à l'aide", True),
     # the same title with separators: the same page under another URL, no evidence
     ("Story X | Daily Planet", ["Story X | Daily Planet"], None, "Story X | Daily Planet", False),
     ("Storm hits coast", [], None, "Storm hits coast", False),
@@ -324,6 +342,13 @@ def test_a_titles_template_is_what_it_shares_with_other_pages_of_the_site(title,
     # what the pages share is this page's <h1>: a product's name, not the site's template
     ("Phone X Ultra - User opinions and reviews - page 2", "Phone X Ultra - Full specifications",
      "<h1>Phone X Ultra</h1>", "Phone X Ultra"),
+    # another page of the same thread is no evidence of a site that titles pages by its name
+    ("How to fix my bike - Page 2", "How to fix my bike - Page 3",
+     "<h1 class=logo>BikeForums</h1><h1>How to fix my bike</h1>", "How to fix my bike"),
+    # a section <h1> is no product's name
+    ("TheStar.com | Sports | Lakers beat Celtics in overtime",
+     "TheStar.com | Sports | Mayor resigns amid scandal", "<h1>Sports</h1>",
+     "Lakers beat Celtics in overtime"),
 ])
 def test_the_titles_of_a_sites_other_pages_show_its_template(title, sibling, body, expected):
     page = f"<html><head><title>{title}</title></head><body>{body}{ARTICLE}</body></html>"
@@ -362,3 +387,12 @@ def test_a_title_with_runs_of_spaces_given_directly_costs_linear_time():
     title = "Headline" + " " * 20_000 + "- Page 2 | Site"
     assert choose_title({"html_title": title}, None, ["Other" + " " * 20_000 + "| Site"]) \
         == "Headline"
+
+
+@pytest.mark.timeout(30)
+def test_many_site_colons_in_a_title_with_siblings_cost_linear_time():
+    # each "x: " beginning was keyed again for the site's name: 30,000 characters took 9 s
+    title = "a: " * 10_000 + "end"
+    page = f"<html><head><title>{title}</title></head><body>{ARTICLE}</body></html>"
+    extract_document(parse(page, url="https://zebra.example.com/a"),
+                     sibling_titles=[title[:-3] + "xyz"])
