@@ -186,7 +186,43 @@ def _detect(data: bytes) -> str | None:
         # a multi-byte guess from a few accented letters, each alone inside a Latin word
         # ("Noël" as Big5): CJK text has runs of high bytes
         return "cp1252"
+    elif enc in _KOREAN or enc in _BIG5:
+        return _japanese_instead(sample, enc) or enc
     return enc
+
+
+_KOREAN = frozenset(("cp949", "euc_kr", "johab"))
+_BIG5 = frozenset(("big5", "big5hkscs", "cp950"))
+_KANA = re.compile("[\u3041-\u30ff]")
+_JAMO = re.compile("[\u3131-\u318e]")
+_OLD_JAMO = re.compile("[\u3165-\u318e]")     # letters modern Korean no longer writes
+_SYLLABLES = re.compile("[\uac00-\ud7a3]")
+
+
+def _japanese_instead(sample: bytes, detected: str) -> str | None:
+    """EUC-JP or Shift_JIS for a short Japanese text a detector took for Korean or Big5.
+    EUC-JP's hiragana row is EUC-KR's row of lone Korean letters (jamo), its second half
+    the obsolete ones ("の", "に", "は", "を", "ん" among them), so "お問い合わせ" reads
+    "ㄺ磬ㄴ밭ㅿㅋ"; Big5 has kana of its own.  Only when the Korean reading holds an obsolete
+    jamo and jamo make at least 30% of its Hangul (informal "ㅋㅋ" and an alphabet lesson's
+    "ㄱㄴㄷ" are modern), or the Big5 reading holds kana, and a Japanese codec decodes the
+    bytes strictly into text at least 30% kana."""
+    text = sample.decode(detected, errors="replace")
+    if detected in _KOREAN:
+        jamo = len(_JAMO.findall(text))
+        if not _OLD_JAMO.search(text) or jamo < 0.3 * (jamo + len(_SYLLABLES.findall(text))):
+            return None
+    elif not _KANA.search(text):
+        return None
+    for codec in ("euc_jp", "cp932"):
+        try:
+            japanese = sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        high = sum(1 for ch in japanese if ord(ch) > 0x7F)
+        if high and len(_KANA.findall(japanese)) >= 0.3 * high:
+            return codec
+    return None
 
 
 # languages (charset-normalizer's names) written in windows-1252

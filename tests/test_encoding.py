@@ -201,3 +201,18 @@ def test_an_undeclared_iso_2022_page_is_read_by_its_escape_sequences(encoding, t
     assert result.language == language
     # an ANSI colour escape in an ASCII page is no ISO-2022
     assert extract(b"<html><body><p>red \x1b[31m text</p></body></html>").encoding == "utf-8"
+
+
+@pytest.mark.parametrize("text", ["今日は晴れ", "ありがとう", "こんにちは世界", "お問い合わせ",
+                                  "よくある質問"])
+def test_a_short_undeclared_euc_jp_text_is_not_read_as_korean_or_big5(text):
+    # detection took "ありがとう" in EUC-JP for Korean ("ㄲㅺㄼㅘㄶ") or Big5
+    decoded = decode_html(f"<p>{text}</p>".encode("euc_jp"))
+    assert text in decoded.text
+
+
+@pytest.mark.parametrize("text", ["ㅋㅋㅋ ㅎㅎㅎ ㅠㅠ ㅜㅜ", "ㅠㅠ 진짜 슬퍼요 ㅋㅋ", "ㄱㄴㄷㄹㅁㅂㅅ 한글 자모",
+                                  "훈민정음 ㆍ ㅿ ㆁ 옛 글자", "오늘은 맑습니다. 내일은 비가 올 것입니다."])
+def test_short_korean_with_lone_letters_stays_korean(text):
+    decoded = decode_html(f"<p>{text}</p>".encode("cp949"))
+    assert text in decoded.text
