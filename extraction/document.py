@@ -400,8 +400,8 @@ def _drop_fallbacks(root: etree._Element) -> None:
 # visibility: hidden or collapse (whitespace, case and CSS comments ignored), a <dialog> that
 # is not open
 _STYLE_OR_HIDDEN = etree.XPath("descendant-or-self::*/@style | descendant-or-self::*/@hidden")
-_HIDDEN_STYLE = re.compile(
-    r"(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))(?![\w-])", re.I)
+_HIDDEN_STYLE = re.compile(          # (not a custom property "--display" or "grid-display")
+    r"(?<![\w-])(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))(?![\w-])", re.I)
 
 
 def _hides(style: str) -> bool:

@@ -136,7 +136,9 @@ def test_fallback_and_unrendered_content_is_not_main_text(method, unrendered):
     ("display:/*" * 10_000, False),                          # quadratic with one
     ("display:/* never closed none", False),
     ("display/**/:/* a */none", True),
-    ("/* display:none */ color: red", False)])
+    ("/* display:none */ color: red", False),
+    ("--display:none; --visibility: hidden", False),       # custom properties hide nothing
+    ("color:red;display :NONE", True)])
 def test_css_comments_in_a_style_cost_linear_time(style, hidden):
     html = f'<html><body>{ARTICLE}<div style="{style}">STYLED text</div></body></html>'
     assert ("STYLED" not in page_text(html)) == hidden
