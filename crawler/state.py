@@ -52,6 +52,19 @@ SIBLING_SITES = 64   # sites whose recent pages are kept for E5/E6 (memory bound
 SITE_TITLES = 4      # <title>s kept per site: they show its title template (extraction titles)
 
 
+def _keep_recent(cache: OrderedDict, site: str, url: str, value: Any, per_site: int) -> None:
+    """Put ``value`` for ``url`` in ``cache[site]`` as its most recent, keeping ``per_site``
+    URLs per site and the :data:`SIBLING_SITES` most recently used sites."""
+    kept = cache.setdefault(site, OrderedDict())
+    cache.move_to_end(site)
+    kept[url] = value
+    kept.move_to_end(url)
+    while len(kept) > per_site:
+        kept.popitem(last=False)
+    while len(cache) > SIBLING_SITES:
+        cache.popitem(last=False)
+
+
 @contextmanager
 def _state_file(path: Path):
     """Errors reading the state file ``path`` (truncated, emptied, edited by hand) become a
@@ -238,14 +251,7 @@ class CrawlState:
         """Keep ``doc`` among the ``sibling_pages`` most recent pages of ``site``, and the
         sites among the :data:`SIBLING_SITES` most recently seen (a crawl of many hosts keeps
         a bounded number of parsed pages)."""
-        pages = self.siblings.setdefault(site, OrderedDict())
-        self.siblings.move_to_end(site)
-        pages[url] = doc
-        pages.move_to_end(url)
-        while len(pages) > self.sibling_pages:
-            pages.popitem(last=False)
-        while len(self.siblings) > SIBLING_SITES:
-            self.siblings.popitem(last=False)
+        _keep_recent(self.siblings, site, url, doc, self.sibling_pages)
 
     def titles_beside(self, site: str, url: str) -> list[str]:
         """The ``<title>`` of the recent pages of ``site`` other than ``url``."""
@@ -254,16 +260,8 @@ class CrawlState:
     def remember_title(self, site: str, url: str, title: str | None) -> None:
         """Keep ``title`` among the :data:`SITE_TITLES` most recent of ``site`` (of the
         :data:`SIBLING_SITES` most recently seen sites)."""
-        if not title:
-            return
-        titles = self.site_titles.setdefault(site, OrderedDict())
-        self.site_titles.move_to_end(site)
-        titles[url] = title
-        titles.move_to_end(url)
-        while len(titles) > SITE_TITLES:
-            titles.popitem(last=False)
-        while len(self.site_titles) > SIBLING_SITES:
-            self.site_titles.popitem(last=False)
+        if title:
+            _keep_recent(self.site_titles, site, url, title, SITE_TITLES)
 
     def sibling_for(self, site: str, url: str) -> Any | None:
         """The cached page of the same site whose URL is most similar (S1) to ``url``."""

@@ -431,6 +431,19 @@ cdef bint _maybe_hidden(xmlNode* c) noexcept nogil:
     return False
 
 
+cdef bint _closed_dialog(xmlNode* c) noexcept nogil:
+    """Element ``c`` is a ``<dialog>`` without an ``open`` attribute (not rendered)."""
+    cdef tree.xmlAttr* a
+    if c.ns != NULL or c.name == NULL or strcmp(<const char*> c.name, "dialog") != 0:
+        return False
+    a = c.properties
+    while a != NULL:
+        if a.ns == NULL and a.name != NULL and strcmp(<const char*> a.name, "open") == 0:
+            return False
+        a = a.next
+    return True
+
+
 cdef inline xmlNode* _next_in_subtree(xmlNode* c, xmlNode* top, bint descend) noexcept nogil:
     """The node after ``c`` in a pre-order walk of ``top``'s subtree (NULL at its end),
     entering ``c``'s children when ``descend``."""
@@ -443,15 +456,16 @@ cdef inline xmlNode* _next_in_subtree(xmlNode* c, xmlNode* top, bint descend) no
 
 def hidden_candidates(cetree._Element root):
     """The elements of ``root``'s subtree, in document order, with a ``hidden`` attribute or a
-    ``style`` attribute naming "none", "hidden" or "collapse" in any case: a superset of the
-    hidden ones, what ``extraction.document._hidden_candidates_python`` gives."""
+    ``style`` attribute naming "none", "hidden" or "collapse" in any case, and the ``<dialog>``
+    elements that are not ``open``: a superset of the hidden ones, what
+    ``extraction.document._hidden_candidates_python`` gives."""
     cdef xmlNode* top = root._c_node
     cdef xmlNode* c = top
     cdef cetree._Document doc = root._doc
     found = []
     while c != NULL:
         if c.type == tree.XML_ELEMENT_NODE:
-            if c.properties != NULL and _maybe_hidden(c):
+            if c.properties != NULL and _maybe_hidden(c) or _closed_dialog(c):
                 found.append(cetree.elementFactory(doc, c))
             c = _next_in_subtree(c, top, True)
         else:

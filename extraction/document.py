@@ -399,7 +399,9 @@ def _drop_fallbacks(root: etree._Element) -> None:
 # elements a browser does not render: the ``hidden`` attribute, an inline display: none or
 # visibility: hidden or collapse (whitespace, case and CSS comments ignored), a <dialog> that
 # is not open
-_STYLE_OR_HIDDEN = etree.XPath("descendant-or-self::*/@style | descendant-or-self::*/@hidden")
+_STYLE_HIDDEN_OR_DIALOG = etree.XPath(
+    "descendant-or-self::*[@style or @hidden or self::dialog[not(@open)]]")
+_HIDING_WORD = re.compile("none|hidden|collapse", re.I)
 _HIDDEN_STYLE = re.compile(          # (not a custom property "--display" or "grid-display")
     r"(?<![\w-])(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))(?![\w-])", re.I)
 
@@ -428,12 +430,15 @@ HIDDEN_MAX_SHARE = 0.5  # [ours] a hidden element with more of the page's text i
 
 def _hidden_candidates_python(root: etree._Element) -> list[etree._Element]:
     """The elements with a ``hidden`` attribute or a style naming "none", "hidden" or
-    "collapse" (any case), in document order: the reference for
-    ``_nodewalk.hidden_candidates``."""
-    return list(dict.fromkeys(
-        value.getparent() for value in _STYLE_OR_HIDDEN(root)
-        if value.attrname == "hidden" or any(word in value.lower()
-                                             for word in ("none", "hidden", "collapse"))))
+    "collapse" (any case), and the ``<dialog>`` elements that are not ``open``, in document
+    order: the reference for ``_nodewalk.hidden_candidates``."""
+    return [el for el in _STYLE_HIDDEN_OR_DIALOG(root)
+            if el.get("hidden") is not None or _closed_dialog(el)
+            or _HIDING_WORD.search(el.get("style") or "")]
+
+
+def _closed_dialog(el: etree._Element) -> bool:
+    return el.tag == "dialog" and el.get("open") is None
 
 
 def _text_length_python(el: etree._Element) -> int:
@@ -446,8 +451,8 @@ def _drop_hidden(root: etree._Element) -> None:
     holding more than :data:`HIDDEN_MAX_SHARE` of the page's text is kept: pages that hide
     their body until a script has run (anti-flicker snippets) would otherwise lose it all."""
     hidden = [el for el in _hidden_candidates(root)
-              if el.get("hidden") is not None or _hides(el.get("style") or "")]
-    hidden += (el for el in root.iter("dialog") if el.get("open") is None)
+              if el.get("hidden") is not None or _closed_dialog(el)
+              or _hides(el.get("style") or "")]
     if not hidden:
         return
     total = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from os.path import commonprefix
 from typing import Any, Sequence
 from urllib.parse import urlsplit
 
@@ -390,9 +391,10 @@ _HEADING_MARKS = "¶§🔗"
 _JOINED = re.compile(r"_+|-{2,}")
 # a page number after a separator ("Thread - Page 3", "Archives - Page 2 of 14"): never the
 # headline, and it makes the pages of one thread look different
+_SPACED_MARK = r"\s+(?:[-|–—·•»｜]|::)\s+"
 _PAGE_NUMBER = re.compile(
-    r"\s+(?:[-|–—·•»｜]|::)\s+(?:page|p\.|pg\.?|seite|página|pagina)\s*\d+"
-    r"(?:\s*(?:of|/|von|de)\s*\d+)?(?=\s+(?:[-|–—·•»｜]|::)\s+|\s*$)", re.I)
+    rf"{_SPACED_MARK}(?:page|p\.|pg\.?|seite|página|pagina)\s*\d+"
+    rf"(?:\s*(?:of|/|von|de)\s*\d+)?(?={_SPACED_MARK}|\s*$)", re.I)
 _TOKEN = re.compile(r"[^\W\d_]{3,}")
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 MAX_HEADINGS = 5
@@ -508,15 +510,6 @@ _SEGMENTS = re.compile(_TITLE_SEPARATOR.pattern + r"|\s+(?:>|--)\s+")
 _TEMPLATE_CUT = re.compile(_SEGMENTS.pattern + r"|:\s+")
 
 
-def _shared_prefix(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
 def template_free(title: str, others: Sequence[str], site_name: str | None = None,
                   url: str | None = None) -> tuple[str, bool]:
     """``(rest, templated)``: ``title`` without the beginning and the end it shares, up to a
@@ -544,8 +537,8 @@ def template_free(title: str, others: Sequence[str], site_name: str | None = Non
             if _SEGMENTS.search(title) is None:
                 return "", True
             continue
-        front = max(front, _shared_prefix(title, other))
-        back = max(back, _shared_prefix(title[::-1], other[::-1]))
+        front = max(front, len(commonprefix((title, other))))
+        back = max(back, len(commonprefix((title[::-1], other[::-1]))))
     if not front and not back:
         return title, False
     n = len(title)
