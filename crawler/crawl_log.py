@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
+from .dirlock import lock_file, unlock_file
 from .jsonl import ends_mid_line, json_line
 
 log = logging.getLogger(__name__)
@@ -26,9 +27,11 @@ class CrawlLog:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        cut = ends_mid_line(self.path)
+        # two crawls given one CRAWL_LOG would interleave their lines (the corpus and state
+        # directories are locked; a log may be anywhere)
+        lock_file(self.path, "CRAWL_LOG")
         self._handle = open(self.path, "a", encoding="utf-8")
-        if cut:         # a line cut by a kill or a full disk stays alone, unreadable
+        if ends_mid_line(self.path):         # a line cut by a kill or a full disk stays alone, unreadable
             self._handle.write("\n")
         self._next_seq = 0
         self._next_write = 0
@@ -97,8 +100,11 @@ class CrawlLog:
     def close(self) -> None:
         for seq in sorted(self._pending):
             self.complete(seq, note="crawl ended before this page was judged")
-        self._flush()
-        self._handle.close()
+        try:
+            self._flush()
+            self._handle.close()
+        finally:
+            unlock_file(self.path)
 
 
 def write_summary(path: str | Path, stats: dict[str, Any], reason: str | None) -> None:

@@ -97,9 +97,17 @@ class StallMonitor:
         engine = self.crawler.engine
         scheduler = getattr(engine, "scheduler", None)
         if scheduler is not None and not scheduler.has_pending_requests():
-            reason = "frontier empty: no link left to follow"
-            log.info("crawl ends: %s", reason)
-            self.crawler.stats.set_value("crawl/stop_reason", reason)
+            stats = self.crawler.stats
+            reason, level = "frontier empty: no link left to follow", logging.INFO
+            if not stats.get_value("fetch/responses"):
+                refused, unreachable = (stats.get_value(f"seeds/{k}", 0)
+                                        for k in ("refused", "unreachable"))
+                if refused or unreachable:
+                    reason = (f"frontier empty: no seed could be fetched ({unreachable} "
+                              f"unreachable, {refused} refused by robots.txt or the scope)")
+                    level = logging.WARNING
+            log.log(level, "crawl ends: %s", reason)
+            stats.set_value("crawl/stop_reason", reason)
 
     def _check(self):
         idle = time.monotonic() - self.last

@@ -64,6 +64,17 @@ def is_plain(url: str) -> bool:
     return _PLAIN_URL.match(url) is not None and "/." not in url[8:]
 
 
+def idna_host(host: str) -> str | None:
+    """A host name in its IDNA 2008 / UTS #46 ASCII form (``straße.de`` ->
+    ``xn--strae-oqa.de``), None when the idna package refuses it."""
+    if host.isascii():
+        return host.lower()
+    try:
+        return idna.encode(host, uts46=True, transitional=False).decode("ascii")
+    except (idna.IDNAError, UnicodeError, ValueError):
+        return None
+
+
 def uts46_host(url: str) -> str:
     """``url`` with a non-ASCII host in its IDNA 2008 / UTS #46 form, as browsers send it
     (``straße.de`` is ``xn--strae-oqa.de``; w3lib, through Python's IDNA 2003 codec, would make
@@ -74,9 +85,8 @@ def uts46_host(url: str) -> str:
     host = parts.hostname
     if not host or host.isascii():
         return url
-    try:
-        ascii_host = idna.encode(host, uts46=True, transitional=False).decode("ascii")
-    except (idna.IDNAError, UnicodeError, ValueError):
+    ascii_host = idna_host(host)
+    if ascii_host is None:
         return url
     userinfo, at, hostport = parts.netloc.rpartition("@")
     port = hostport[hostport.rfind(":"):] if hostport.rfind(":") > hostport.rfind("]") else ""

@@ -15,15 +15,27 @@ dropped when the downloader gets them (:class:`crawler.middlewares.ScopeMiddlewa
 """
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 from urllib.parse import urlsplit
 
+from .links import canonical, idna_host
+
 
 def host_name(url: str) -> str:
     """The lower-case host name of an absolute URL (no port), ``""`` when it has none."""
     return urlsplit(url).hostname or ""
+
+
+def _ip_literal(name: str) -> bool:
+    """``name`` is an IPv4 or IPv6 address (brackets allowed around the latter)."""
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True
 
 
 def _patterns(name: str, raw: Any) -> tuple[re.Pattern[str], ...]:
@@ -53,12 +65,17 @@ def parse_domains(value: str | Iterable[str] | None, seeds: Iterable[str]) -> li
     for item in (str(i).strip().lower() for i in items):
         if not item:
             continue
-        names = [host_name(s) for s in seeds] if item == "seeds" else [item]
+        # (the seeds' hosts as their requests carry them)
+        names = [host_name(canonical(s)) for s in seeds] if item == "seeds" else [item]
         for name in names:
-            try:                # an internationalised name as requests carry it (punycode)
-                name = name.encode("idna").decode("ascii")
-            except UnicodeError:
-                pass            # refused below
+            if _ip_literal(name):
+                name = str(ipaddress.ip_address(name.strip("[]")))
+                if name not in out:
+                    out.append(name)
+                continue
+            # an internationalised name as requests carry it: UTS #46, as crawler.links
+            # writes request URLs (Python's IDNA 2003 codec makes "straße" "strasse")
+            name = idna_host(name) or name      # (refused below when idna refuses it)
             if not re.fullmatch(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?", name):
                 raise ValueError(f"allowed_domains: {name!r} is not a host name "
                                  "(give names such as example.org, comma-separated, or 'seeds')")

@@ -207,6 +207,25 @@ def test_unreachable_seed_is_reported(tmp_path, obey):
         assert "robots.txt not fetched for <GET http://127.0.0.1:9/>: " in text
 
 
+def test_a_seed_robots_txt_refuses_is_reported(demo, tmp_path):
+    web, server = demo
+    seed = "http://www.weekend.test/cart/"          # the site's robots.txt: Disallow: /cart/
+    topic = tmp_path / "topic.toml"                 # the demo topic without its own seeds
+    topic.write_text("".join(line for line in Path(TOPIC).read_text(encoding="utf-8")
+                             .splitlines(keepends=True) if not line.startswith("seeds")),
+                     encoding="utf-8")
+    conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"),
+                STATE_DIR=str(tmp_path / "state"), LOG_LEVEL="INFO")
+    result = run_crawl(topic, [seed], conf, proxy=server.proxy_url,
+                       log_file=tmp_path / "scrapy.log", timeout=120)
+    text = (tmp_path / "scrapy.log").read_text(encoding="utf-8")
+    assert result.returncode == 0, text[-2000:]
+    assert f"seed {seed} was not fetched: Forbidden by robots.txt" in text
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["seeds/refused"] == 1
+    assert "no seed could be fetched" in summary["crawl/stop_reason"]
+
+
 def _hosts(rows: list[dict]) -> Counter:
     return Counter(r["final_url"].split("/")[2] for r in rows if not r.get("robots"))
 

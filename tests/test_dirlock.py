@@ -95,3 +95,31 @@ def test_the_spider_refuses_a_jobdir_another_crawl_holds(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+
+
+
+def test_a_crawl_log_another_crawl_writes_is_refused(tmp_path):
+    from crawler.crawl_log import CrawlLog
+
+    path = tmp_path / "elsewhere" / "crawl-log.jsonl"    # outside any locked directory
+    code = textwrap.dedent(f"""
+        from crawler.crawl_log import CrawlLog
+        try:
+            CrawlLog({str(path)!r}).close()
+        except ValueError as err:
+            print(err)
+            raise SystemExit(3)
+    """)
+
+    def other_crawl() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=60)
+
+    first = CrawlLog(path)
+    first.complete(first.open_entry({"url": "http://a.test/", "status": 200}))
+    busy = other_crawl()
+    assert busy.returncode == 3 and "CRAWL_LOG" in busy.stdout \
+        and "written by another crawl" in busy.stdout
+    first.close()
+    assert other_crawl().returncode == 0        # free again once the first crawl closed it
+    assert path.read_text().count("\n") == 1

@@ -347,6 +347,8 @@ GOOD = 'name = "t"\n[features]\nterms = ["volcano"]\n'
     ('name = "t"\n[features]\nterms = ["volcano", 3]\n', "features.terms[1]", "string"),
     ('name = "t"\n[features]\nterms = []\n', "features", "empty"),
     ('name = "t"\n', "features", "missing"),
+    ('name = "it\\nsoftware: forged"\n[features]\nterms = ["volcano"]\n', "name",
+     "one line of printable text"),
     ('name = "t"\nthreshold = 1.5\n[features]\nterms = ["volcano"]\n', "threshold", "outside"),
     ('name = "t"\nthreshold = "high"\n[features]\nterms = ["volcano"]\n', "threshold", "number"),
     ('name = "t"\nkeywords = ["a"]\n[features]\nterms = ["volcano"]\n', "keywords", "unknown"),

@@ -1,6 +1,7 @@
 """The crawl's scope (crawler/scope.py): allowed domains, URL patterns, the per-host cap."""
 import pytest
 
+from crawler.links import canonical
 from crawler.scope import Scope, parse_domains
 
 SEEDS = ["http://www.nengyuan.test/", "https://Shop.Example.org:8080/a/"]
@@ -13,6 +14,14 @@ def test_domains_from_names_and_seeds():
     assert parse_domains("bücher.de", SEEDS) == ["xn--bcher-kva.de"]     # as w3lib requests it
     assert parse_domains("seeds", ["http://Bücher.de/", "http://127.0.0.1:8080/"]) == \
         ["xn--bcher-kva.de", "127.0.0.1"]
+    # UTS #46 as request URLs carry the host (IDNA 2003 would make "straße" "strasse", another
+    # domain, and put the seeds outside their own scope); IP literals as hosts
+    assert parse_domains("straße.test", SEEDS) == ["xn--strae-oqa.test"]
+    straße = ["http://straße.test/", "http://[::1]:8080/x", "http://[2001:DB8::1]/"]
+    assert parse_domains("seeds", straße) == ["xn--strae-oqa.test", "::1", "2001:db8::1"]
+    scope = Scope(tuple(parse_domains("seeds", straße)))
+    assert all(scope.refusal(canonical(url)) is None for url in straße)
+    assert parse_domains("[::1], 10.0.0.1", SEEDS) == ["::1", "10.0.0.1"]
     for bad in ("http://example.org/", "example.org/path", "example.org:80", "a b"):
         with pytest.raises(ValueError, match="allowed_domains"):
             parse_domains(bad, SEEDS)
@@ -84,3 +93,23 @@ def test_a_request_dropped_by_the_host_cap_is_not_counted_as_fetched(tmp_path):
     assert resumed.request_seen(Request("http://a.test/1", priority=100))   # fetched
     assert not resumed.request_seen(Request("http://a.test/2"))             # may come back
     assert resumed.mark_fetched(Request("http://a.test/2"))
+
+
+def test_a_seed_redirected_off_the_allowed_domains_is_reported(caplog):
+    from types import SimpleNamespace
+
+    from scrapy import Request
+    from scrapy.statscollectors import MemoryStatsCollector
+    from scrapy.utils.test import get_crawler
+
+    from crawler.spiders.topic import TopicSpider
+
+    stats = MemoryStatsCollector(get_crawler())
+    spider = SimpleNamespace(scope=Scope(("b.test",)), crawler=SimpleNamespace(stats=stats))
+    seed = {"seed": True, "redirect_urls": ["http://b.test/"]}
+    for url, meta in (("http://www.b.test/", seed), ("http://elsewhere.test/", {}),
+                      ("http://elsewhere.test/", seed)):
+        TopicSpider._seed_left_scope(spider, Request(url, meta=meta))
+    assert stats.get_value("seeds/refused") == 1
+    assert "seed http://b.test/ was not fetched: it redirects to http://elsewhere.test/" \
+        in caplog.text

@@ -99,6 +99,8 @@ def topic_from_dict(data: Mapping[str, Any], path: str = "<topic>") -> Topic:
         raise _fail(path, "name", "missing (every topic needs a name)")
     if not isinstance(name, str) or not name.strip():
         raise _fail(path, "name", f"expected a non-empty string, got {_type_name(name)}")
+    if not name.isprintable():      # (it heads every document and the WARC's warcinfo record)
+        raise _fail(path, "name", f"expected one line of printable text, got {name!r}")
     description = data.get("description", "")
     if not isinstance(description, str):
         raise _fail(path, "description", f"expected a string, got {_type_name(description)}")

@@ -214,6 +214,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         crawler.signals.connect(spider._item_failed, signal=signals.item_error)
         crawler.signals.connect(spider._item_failed, signal=signals.item_dropped)
         crawler.signals.connect(spider._callback_failed, signal=signals.spider_error)
+        if spider.scope.domains:
+            crawler.signals.connect(spider._seed_left_scope, signal=signals.request_scheduled)
         if bool_setting(settings, "FOLLOW_SITEMAPS", True):
             crawler.signals.connect(spider._robots_received, signal=signals.response_received)
         log.info("topic %r, threshold %.3f, %d seeds, strategy %s, scope: %s, corpus %s, "
@@ -536,6 +538,12 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             # DOWNLOAD_MAXSIZE): its line is complete now, not held until it expires
             self.crawl_log.complete(request.meta.get("log_seq"),
                                     note=f"ignored: {failure.getErrorMessage()}")
+            if request.meta.get("seed") and not failure.check(AlreadyFetched):
+                # robots.txt, the scope (a seed redirected off its domains): said, not only
+                # counted, or a crawl of refused seeds ends without a word
+                log.warning("seed %s was not fetched: %s", request.url,
+                            failure.getErrorMessage())
+                self.crawler.stats.inc_value("seeds/refused")
             if request.meta.get("retry_failed") and not failure.check(AlreadyFetched):
                 # before its download, refused by the crawl's rules (scope, host cap,
                 # robots.txt): one more failed run (the robots.txt path has counted it
@@ -560,6 +568,16 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             self._fetch_outcome(request.meta, scheduled_url(request),
                                 transient=bool(failure.check(*self.transient_errors)))
         self._judged(request.meta, request.url, accepted=False)
+
+    def _seed_left_scope(self, request=None, spider=None):
+        """Say so when a seed redirects off the allowed domains: Scrapy's offsite filter drops
+        the redirect when it is scheduled, before any errback, with a debug line."""
+        meta = request.meta
+        if meta.get("seed") and meta.get("redirect_urls") \
+                and self.scope.refusal(request.url) == "offsite":
+            log.warning("seed %s was not fetched: it redirects to %s, outside the allowed "
+                        "domains", meta["redirect_urls"][0], request.url)
+            self.crawler.stats.inc_value("seeds/refused")
 
     def _item_failed(self, item=None, response=None, spider=None, failure=None, **kw):
         if isinstance(item, PageItem) and item.judged is not None and not item.judged.called:
