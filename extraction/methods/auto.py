@@ -52,6 +52,31 @@ CONSENT_VENDOR = re.compile(
     r"^(?:onetrust|ot-sdk|usercentrics|didomi|cybotcookiebot|qc-cmp2?|truste-consent"
     r"|sp_message|cmpbox|cmpwrapper)(?:[-_][a-z0-9]+)*$|^cybotcookiebot", re.I)
 CONSENT_MAX_CHARS = 600
+# [ours] the label of an advertisement slot inside an article ("Advertisement", "Continue
+# reading below", "Anzeige", "Publicité", "广告"): a block that is nothing but such a label is
+# never main text.  The training pages hardly have them; the model keeps them beside the text
+# they interrupt.  A whole block only: "advertising" inside a sentence is text.
+AD_LABEL = re.compile(
+    r"[\W_]*(?:(?:skip\s+|end\s+of\s+)?(?:advertisements?|advertising|adverts?|ads?)"
+    r"(?:\s*[-:–—·|]?\s*(?:scroll|continue)\s+(?:down\s+)?to\s+continue(?:\s+(?:reading|with\s+content))?)?"
+    r"|sponsored(?:\s+(?:content|links?|ads?))?|ad\s+feedback|report\s+this\s+ad"
+    r"|(?:the\s+)?(?:article|story|text|content)\s+continues\s+(?:below|after)"
+    r"(?:\s+(?:this|the)?\s*(?:advertisement|advert|ad))?"
+    r"|continue\s+reading\s+(?:the\s+main\s+story|below|after\s+(?:the\s+)?(?:advertisement|ad))"
+    r"|anzeigen?|werbung|weiter\s+nach\s+der\s+anzeige|publicit[ée]s?|la\s+suite\s+apr[eè]s"
+    r"\s+(?:cette\s+|la\s+)?publicit[ée]|publicidad|publicidade|pubblicit[àa]|advertenties?"
+    r"|annons(?:er)?|annonse|reklam[ae]|реклама|广告|廣告|広告|スポンサーリンク|광고)[\W_]*",
+    re.I)
+AD_LABEL_MAX_CHARS = 80
+# [ours] a data table (no table inside, at least this many rows of two cells or more, blocks
+# of at most TABLE_MAX_CELL_CHARS characters on average) is kept or left whole, see
+# _whole_tables
+TABLE_MIN_ROWS = 3
+TABLE_MAX_CELL_CHARS = 60
+TABLE_MAX_LINK_SHARE = 0.6      # ... and at most this share of its text in links
+TABLE_MIN_SHARE = 0.2           # ... and at least this share of its text chosen
+_LINK_DENSITY = FEATURE_NAMES.index("link_density")
+
 # elements that hold a page's text, whatever their classes say (WordPress gives a post
 # tagged "newsletter" the class tag-newsletter on its <article>)
 CONSENT_NEVER = ("html", "body", "main", "article", "section")
@@ -80,7 +105,8 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     ``COMMENT_SHARE`` of whose text is in comment-hinted blocks, under at least
     ``COMMENT_ITEMS`` comment-hinted elements, gives way to that box when the box is not
     ("comments: container votes").  The blocks of a cookie notice or a newsletter box
-    (:data:`CONSENT_HINT`) are left out of any selection that has other blocks."""
+    (:data:`CONSENT_HINT`) and an advertisement's label (:data:`AD_LABEL`) are left out of
+    any selection that has other blocks."""
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
     table = block_table(doc)
     if not len(table.ids):
@@ -103,7 +129,11 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
             return empty("no block of the body looks like main content",
                          best_probability=float(prob.max()))
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
-    notice = _consent_blocks(doc, table.ids)
+    whole = _whole_tables(doc, table, chosen, length, body_text)
+    if whole is not None:
+        chosen = chosen | whole
+        keep = np.isin(table.owner, table.ids[chosen]) & body_text
+    notice = _consent_blocks(doc, table.ids) | _ad_labels(table.texts)
     if (chosen & notice).any() and (chosen & ~notice).any():
         chosen = chosen & ~notice
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
@@ -161,6 +191,59 @@ def _consent_blocks(doc: Document, ids: np.ndarray) -> np.ndarray:
     mask[hinted] = True
     inside = doc.covered(mask)
     return (ids < doc.size) & inside[np.minimum(ids, doc.size - 1)]
+
+
+def _whole_tables(doc: Document, table: BlockTable, chosen: np.ndarray, length: np.ndarray,
+                  body_text: np.ndarray) -> np.ndarray | None:
+    """The blocks of the data tables that lie inside the chosen text: blocks are judged one by
+    one, and a table's cells (numbers, linked names) come out row by row ragged ("15 3 48 49").
+    A data table has no table inside, at least :data:`TABLE_MIN_ROWS` rows and two cells a
+    row, short cells (:data:`TABLE_MAX_CELL_CHARS` on average per block) and at most
+    :data:`TABLE_MAX_LINK_SHARE` of its text in links; it is taken whole when at least half
+    its text is chosen, or :data:`TABLE_MIN_SHARE` of it is and the text just before it and
+    just after it is (a table in the middle of the article).  None: no change."""
+    tables = np.flatnonzero(doc.is_tag(("table",)))
+    if not len(tables) or not chosen.any():
+        return None
+    ids = table.ids
+    rows, cells, inner = (np.concatenate(([0], np.cumsum(doc.is_tag(tags))))
+                          for tags in (("tr",), ("td", "th"), ("table",)))
+    text_nodes = np.flatnonzero(table.text_mask & body_text & (doc.tlen > 0))
+    whole = np.zeros(len(ids), dtype=bool)
+    for t in tables.tolist():
+        end = int(doc.end[t])
+        n_rows = rows[end] - rows[t]
+        if inner[end] - inner[t] > 1 or n_rows < TABLE_MIN_ROWS \
+                or cells[end] - cells[t] < 2 * n_rows:
+            continue
+        lo, hi = np.searchsorted(ids, t, "left"), np.searchsorted(ids, end, "left")
+        if hi <= lo or not chosen[lo:hi].any() or chosen[lo:hi].all() \
+                or length[lo:hi].mean() > TABLE_MAX_CELL_CHARS:
+            continue
+        inside = length[lo:hi]
+        if inside.sum() <= 0:
+            continue
+        links = (inside * table.x[lo:hi, _LINK_DENSITY]).sum()
+        share = inside[chosen[lo:hi]].sum() / inside.sum()
+        if links > TABLE_MAX_LINK_SHARE * inside.sum() or share < TABLE_MIN_SHARE:
+            continue            # a table of links (contents, related stories); a rejected one
+        if share < 0.5:
+            # the text around it: the blocks of the nearest text nodes before and after
+            i = np.searchsorted(text_nodes, t, "left")
+            j = np.searchsorted(text_nodes, end, "left")
+            if i == 0 or j >= len(text_nodes):
+                continue
+            around = np.searchsorted(ids, table.owner[text_nodes[[i - 1, j]]])
+            if not chosen[np.minimum(around, len(ids) - 1)].all():
+                continue
+        whole[lo:hi] = True
+    return whole if whole.any() else None
+
+
+def _ad_labels(texts: Sequence[str]) -> np.ndarray:
+    """Which blocks are an advertisement slot's label alone (:data:`AD_LABEL`)."""
+    return np.fromiter((len(t) <= AD_LABEL_MAX_CHARS and AD_LABEL.fullmatch(t.strip()) is not None
+                        for t in texts), dtype=bool, count=len(texts))
 
 
 def _share(length: np.ndarray, part: np.ndarray, chosen: np.ndarray) -> float:
