@@ -278,6 +278,33 @@ def test_chinese_page_segmented_with_jieba_and_scored():
     assert {"水利工程", "大坝", "水电站"} <= set(on.matched)
 
 
+def test_traditional_and_simplified_chinese_meet_on_the_same_keys():
+    """A topic written in one script matches pages in the other, Taiwan's wording included
+    (軟體/软件, 網際網路/互联网, 資訊/信息): a mainland topic scored a Big5 page from Taiwan
+    on its shared characters only."""
+    simplified = ("随着互联网的普及，电脑软件产业快速发展。许多公司开发操作系统和数据库软件，"
+                  "信息技术人才的需求不断增加，编程成为热门专业。")
+    traditional = ("隨著網際網路的普及，電腦軟體產業快速發展。許多公司開發作業系統和資料庫軟體，"
+                   "資訊科技人才的需求不斷增加，程式設計成為熱門專業。")
+
+    def html(title: str, text: str, charset: str) -> bytes:
+        return (f'<html><head><meta charset="{charset}"><title>{title}</title></head><body>'
+                f'<div><p>{text}</p><p>{text}</p></div></body></html>').encode(charset)
+
+    mainland = topic_from_dict({"name": "信息技术", "languages": ["zh"], "features": {
+        "terms": ["软件", "互联网", "信息技术", "操作系统", "数据库", "编程"]}})
+    taiwan = topic_from_dict({"name": "資訊科技", "languages": ["zh"], "features": {
+        "terms": ["軟體", "網際網路", "資訊科技", "作業系統", "資料庫", "程式設計"]}})
+    pages = (html("软件产业", simplified, "gb18030"), html("軟體產業", traditional, "big5"))
+    for topic in (mainland, taiwan):
+        model = RelevanceModel(topic, DocumentFrequencies())
+        mainland_page, taiwan_page = (model.score_html(p, method="e1") for p in pages)
+        assert mainland_page.relevant and taiwan_page.relevant
+        assert set(mainland_page.matched) == set(taiwan_page.matched)
+        assert len(taiwan_page.matched) >= 5
+        assert abs(mainland_page.score - taiwan_page.score) < 0.05
+
+
 def test_stray_han_on_an_english_page_is_kept_whole_without_loading_jieba():
     # a fresh interpreter: the segmenter is loaded once per process
     import subprocess

@@ -92,7 +92,25 @@ def normal_text(text: str) -> str:
         text = text.translate(_INVISIBLE)
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)
+    if _HAN.search(text) is not None:
+        text = simplified(text)
     return text
+
+
+_CONVERTER = []
+
+
+def simplified(text: str) -> str:
+    """``text`` in Simplified Chinese with mainland wording (OpenCC's ``tw2sp``: 電腦軟體 is
+    电脑软件, 網際網路 互联网), so that a topic written in either script, and the pages of
+    Taiwan, Hong Kong and the mainland, meet on the same keys; the converter is loaded on the
+    first Han text.  Simplified text and other scripts pass unchanged."""
+    if not _CONVERTER:
+        with _SEG_LOCK:
+            if not _CONVERTER:
+                import opencc
+                _CONVERTER.append(opencc.OpenCC("tw2sp"))
+    return _CONVERTER[0].convert(text)
 
 _HAN = re.compile(f"[{HAN_CLASS}]")
 _HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
@@ -378,7 +396,7 @@ def tokenize(text: str, segment_han: bool | None = True) -> list[str]:
 def term_tokens(term: str) -> tuple[str, ...]:
     """Keys of a topic term or variant.  Han terms are first added to the segmenter's
     dictionary so that pages keep them whole (this mutates the shared segmenter: additive)."""
-    term = " ".join(term.split())
+    term = normal_text(" ".join(term.split()))     # (Han in its simplified form, as pages)
     if has_han(term):
         seg = segmenter()
         for run in _HAN_RUN.findall(term):
