@@ -16,14 +16,19 @@ from lxml import etree
 from .chars import collapse
 from .document import Document, tag_code
 
+# (citation_*: the Highwire Press tags of academic publishers, repositories and preprint
+# servers, which Google Scholar reads; dc./dcterms.: Dublin Core)
 _META_KEYS = {
     "description": ("description", "og:description", "twitter:description"),
-    "author": ("author", "article:author", "dc.creator", "byl"),
+    "author": ("author", "article:author", "citation_author", "dc.creator", "dcterms.creator",
+               "byl"),
     "date": ("article:published_time", "date", "pubdate", "publishdate", "dc.date",
-             "dc.date.issued", "sailthru.date", "og:published_time", "publish-date"),
+             "dc.date.issued", "sailthru.date", "og:published_time", "publish-date",
+             "citation_publication_date", "citation_date", "citation_online_date",
+             "dcterms.issued", "dcterms.date", "dcterms.created"),
     "site_name": ("og:site_name", "application-name"),
     "keywords": ("keywords", "news_keywords"),
-    "og_title": ("og:title", "twitter:title"),
+    "og_title": ("og:title", "twitter:title", "citation_title"),
     "content_language": ("content-language", "language", "dc.language"),
 }
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -34,13 +39,27 @@ _LATIN_WORD = re.compile(r"[a-zA-Z]+")
 _EN_STOP = frozenset("the of and to in is that for it was on with as by be are this from at".split())
 
 
+# meta names a page gives once per person: their values are joined
+_MANY = frozenset(("citation_author", "dc.creator", "dcterms.creator"))
+MAX_AUTHORS = 20
+
+
 def _meta(doc: Document) -> dict[str, str]:
     found: dict[str, str] = {}
+    many: dict[str, list[str]] = {}
     for el in doc.root.iterfind(".//meta"):
         key = (el.get("name") or el.get("property") or el.get("http-equiv") or "").strip().lower()
         value = el.get("content")
-        if key and value and key not in found:
+        if not key or not value:
+            continue
+        if key in _MANY:
+            names = many.setdefault(key, [])
+            value = collapse(value)
+            if value and value not in names and len(names) < MAX_AUTHORS:
+                names.append(value)
+        elif key not in found:
             found[key] = collapse(value)
+    found.update((key, "; ".join(names)) for key, names in many.items() if names)
     return found
 
 
@@ -347,15 +366,26 @@ def markup_metadata(doc: Document) -> dict[str, str]:
     return out
 
 
+def _software(generator: str | None) -> str | None:
+    """The product name of a ``<meta name="generator">`` ("discuz" of "Discuz! X3.4"), None
+    when it has none of three letters or more."""
+    words = _LATIN_WORD.findall(generator or "")
+    return words[0].casefold() if words and len(words[0]) >= 3 else None
+
+
 def read_metadata(doc: Document) -> dict[str, Any]:
     """Metadata of the page: title candidates, description, author, date, canonical URL...
     from meta tags and Open Graph, and from JSON-LD where they say nothing."""
     meta = _meta(doc)
     out: dict[str, Any] = {}
+    software = _software(meta.get("generator"))
     for field, keys in _META_KEYS.items():
         for key in keys:
             value = meta.get(key)
-            if value and not (field == "author" and _is_url(value)):   # article:author URLs
+            # an author that is a URL (article:author) or the credit of the software that
+            # made the page (Discuz!'s "Discuz! Team and Comsenz UI Team" on every forum page)
+            if value and not (field == "author" and (
+                    _is_url(value) or software and software in value.casefold())):
                 out[field] = value
                 break
     if doc.json_ld:

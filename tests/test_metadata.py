@@ -43,6 +43,40 @@ def test_meta_tags_win_over_json_ld_which_fills_what_they_lack():
     assert meta["description"] == "From JSON-LD"
 
 
+def test_academic_and_dublin_core_tags_give_title_authors_and_date():
+    """Found by a genre review: an arXiv abstract page came out titled "Title:Sparse ..." (its
+    <h1> carries a "Title:" label) with no author or date, though its Highwire Press tags,
+    which Google Scholar reads, name all three."""
+    head = ('<title>[2405.01234] Sparse Mixture-of-Adapters for Speech</title>'
+            '<meta name="citation_title" content="Sparse Mixture-of-Adapters for Speech">'
+            '<meta name="citation_author" content="Okafor, Adaeze">'
+            '<meta name="citation_author" content="Lindqvist, Erik">'
+            '<meta name="citation_author" content="Okafor, Adaeze">'
+            '<meta name="citation_date" content="2024/05/02">')
+    body = ('<h1 class="title"><span class="descriptor">Title:</span>Sparse Mixture-of-Adapters '
+            'for Speech</h1><blockquote>' + "We propose a sparse mixture of adapters. " * 8 +
+            '</blockquote>')
+    result = extract(f"<html><head>{head}</head><body>{body}</body></html>",
+                     url="https://arxiv.org/abs/2405.01234")
+    assert result.title == "Sparse Mixture-of-Adapters for Speech"
+    assert result.metadata["author"] == "Okafor, Adaeze; Lindqvist, Erik"
+    assert result.metadata["date"] == "2024/05/02"
+    dublin = ('<meta name="DCTERMS.created" content="2013-02-17T22:15:42+00:00">'
+              '<meta name="DC.creator" content="A. Author"><meta name="DC.creator" content="B. Author">')
+    meta = extract(_page(dublin)).metadata
+    assert meta["date"] == "2013-02-17T22:15:42+00:00" and meta["author"] == "A. Author; B. Author"
+
+
+def test_the_credit_of_the_software_that_made_the_page_is_no_author():
+    """Every Discuz! forum page says <meta name="author" content="Discuz! Team and Comsenz UI
+    Team"> (a genre review); a generator that the author does not name changes nothing."""
+    credit = ('<meta name="generator" content="Discuz! X3.4">'
+              '<meta name="author" content="Discuz! Team and Comsenz UI Team">')
+    assert "author" not in extract(_page(credit)).metadata
+    blog = '<meta name="generator" content="WordPress 6.4"><meta name="author" content="Ann Lee">'
+    assert extract(_page(blog)).metadata["author"] == "Ann Lee"
+
+
 def test_an_author_that_is_a_profile_url_is_not_an_author_name():
     head = ('<meta property="article:author" content="https://www.facebook.com/somepaper">'
             + _ld({"@type": "Article", "author": {"@type": "Person", "name": "Ann Lee"}}))
