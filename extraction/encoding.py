@@ -170,6 +170,10 @@ def _detect(data: bytes) -> str | None:
     if enc is None:
         return None
     high = len(sample) - len(sample.translate(None, _HIGH_BYTES))
+    if enc.replace("-", "_") in _LATIN_PAGES:
+        page = _latin_by_language(text or sample, enc)
+        if page is not None:
+            return page
     if _is_single_byte(enc):
         # Mostly-ASCII pages with a few high bytes (smart quotes, accents) are, by far most
         # often, windows-1252; detectors pick an arbitrary single-byte code page from so little
@@ -189,6 +193,39 @@ def _detect(data: bytes) -> str | None:
     elif enc in _KOREAN or enc in _BIG5:
         return _japanese_instead(sample, enc) or enc
     return enc
+
+
+# the Latin code pages (Python's codec names, "-" read as "_") and the languages (ISO 639-1)
+# written in each; the first four are the ones tried
+_WESTERN = frozenset("en fr de nl it es pt sv da no nb nn fi is ca eu gl af id ms sw ga lb oc "
+                     "wa br co fo fy gd rm".split())
+_CENTRAL = frozenset("cs sk pl hu sl hr bs sr ro sq".split())
+_BALTIC = frozenset("lt lv et".split())
+_TURKISH = frozenset("tr az".split())
+_LATIN_PAGES = {
+    "cp1252": _WESTERN, "cp1250": _CENTRAL, "cp1257": _BALTIC, "cp1254": _TURKISH,
+    **dict.fromkeys(("iso8859_1", "iso8859_15", "latin_1", "mac_roman"), _WESTERN),
+    **dict.fromkeys(("iso8859_2", "mac_latin2", "iso8859_16"), _CENTRAL),
+    **dict.fromkeys(("iso8859_13", "iso8859_4", "iso8859_10"), _BALTIC),
+    **dict.fromkeys(("iso8859_9", "mac_turkish"), _TURKISH),
+    "cp1258": frozenset(("vi",)), "iso8859_3": frozenset("mt eo".split()),
+}
+_TRIED_PAGES = ("cp1252", "cp1250", "cp1257", "cp1254")
+
+
+def _latin_by_language(sample: bytes, detected: str) -> str | None:
+    """The Latin code page whose reading of ``sample`` (text bytes) is in a language written in
+    it: the detector's first, then windows-1252, -1250, -1257 and -1254; None when no reading
+    is (too little text, or py3langid unsure).  A detector picks cp1257 for French,
+    mac-latin2 for Dutch or windows-1252 for Hungarian from a few accented letters ("déją",
+    "cafť", "tűrő" as "tûrõ"); the language of each reading tells them apart."""
+    from .metadata import identified_language       # (metadata imports this module's users)
+
+    name = detected.replace("-", "_")
+    for page in (name, *(p for p in _TRIED_PAGES if p != name)):
+        if identified_language(sample.decode(page, errors="replace")) in _LATIN_PAGES[page]:
+            return page
+    return None
 
 
 _KOREAN = frozenset(("cp949", "euc_kr", "johab"))

@@ -109,8 +109,10 @@ def detect_language(text: str, declared: str | None = None) -> str | None:
             # the other way round: a template's default lang="en" over text in another
             # language (a tenth of English function words where English has a quarter)
             return identified_language(sample) or code
-        # (the whole tag: "sr-Latn" is Serbian in Latin script)
-        if not _other_script(declared.strip().replace("_", "-")[:35] or code, sample):
+        # (the whole tag: "sr-Latn" is Serbian in Latin script; a malformed one, "en-" or
+        # "en_US.UTF-8", is read as its language)
+        tag = declared.strip().replace("_", "-")[:35]
+        if not _other_script(tag if tag and langcodes.tag_is_valid(tag) else code, sample):
             return code
         # text in another script than the declared language's: what it is, below, else the
         # declaration (a Russian install guide full of Latin commands stays Russian)
@@ -206,8 +208,9 @@ def declared_code(declared: str) -> str | None:
     ``ger`` is ``de``, the withdrawn ``iw`` is ``he``, by ``langcodes``); None for a value that
     is no language code or names no language (``und``, ``mul``)."""
     code = declared.strip().lower().replace("_", "-").split("-")[0]
-    if not re.fullmatch(r"[a-z]{2,3}", code) or code in _NO_LANGUAGE:
-        return None
+    if not re.fullmatch(r"[a-z]{2,3}", code) or code in _NO_LANGUAGE \
+            or "qaa" <= code <= "qtz" or not langcodes.tag_is_valid(code):
+        return None             # (no such code: "xx"; qaa-qtz: private use)
     try:
         language = langcodes.Language.get(code).language
     except ValueError:
@@ -227,6 +230,10 @@ _GENERIC_WORKS = frozenset("webpage aboutpage faqpage qapage itempage medicalweb
 _LD_TEXT_FIELDS = {"date": ("datePublished", "dateCreated"), "date_modified": ("dateModified",),
                    "description": ("description",), "og_title": ("headline", "name"),
                    "keywords": ("keywords",), "content_language": ("inLanguage",)}
+
+
+# a type named in full ("http://schema.org/NewsArticle") or with a prefix ("schema:Article")
+_SCHEMA_PREFIX = re.compile(r"^(?:https?://(?:www\.)?schema\.org/|schema:)", re.I)
 
 
 def _ld_objects(value: Any, depth: int = 0):
@@ -264,13 +271,14 @@ def json_ld_metadata(doc: Document) -> dict[str, str]:
     language, publisher (as ``site_name``).  Unreadable JSON is skipped."""
     works: list[tuple[int, dict]] = []
     for text in doc.json_ld:
-        try:
-            data = json.loads(text)
+        try:        # (strict=False: raw line breaks inside strings, common on real pages)
+            data = json.loads(text, strict=False)
         except (ValueError, RecursionError):    # nested too deeply: skipped like bad JSON
             continue
         for obj in _ld_objects(data):
             kinds = obj.get("@type")
-            kinds = {k.lower() for k in (kinds if isinstance(kinds, list) else [kinds])
+            kinds = {_SCHEMA_PREFIX.sub("", k.strip()).lower()
+                     for k in (kinds if isinstance(kinds, list) else [kinds])
                      if isinstance(k, str)}
             if kinds & _CREATIVE_WORKS:
                 # the article before the page that holds it (a @graph may list the WebPage

@@ -216,3 +216,38 @@ def test_a_short_undeclared_euc_jp_text_is_not_read_as_korean_or_big5(text):
 def test_short_korean_with_lone_letters_stays_korean(text):
     decoded = decode_html(f"<p>{text}</p>".encode("cp949"))
     assert text in decoded.text
+
+
+_LATIN_TEXTS = {
+    "cp1252": ("Le café était déjà fermé à cause de la grève générale. Où est la bibliothèque?",
+               "Nous avons passé une très belle journée à la plage avec nos enfants et nos amis.",
+               "La città è molto bella e può essere visitata già in un giorno, perché è piccola.",
+               "Vi gik en tur i skoven og så mange dyr, bl.a. rådyr og ræve på vejen hjem igen.",
+               "Het café was gesloten, maar de winkel ernaast was geopend tot één uur 's nachts.",
+               "A informação não está disponível porque o serviço foi interrompido às três horas."),
+    "cp1250": ("Árvíztűrő tükörfúrógép. Tegnap elmentünk a múzeumba, és nagyon érdekes "
+               "kiállítást láttunk.",
+               "Fiecare om are dreptul la învăţătură. Ieri am mers la piaţă şi am cumpărat "
+               "fructe proaspete.",
+               "Gojazni đačić s biciklom drži hmelj i finu vatu u džepu nošnje. Jučer smo bili u "
+               "gradu."),
+    "cp1257": ("Įlinkdama fechtuotojo špaga sublykčiojusi pragręžė apvalų arbūzą. Vakar mes "
+               "buvome mieste.",
+               "Põdur Zagrebi tšellomängija-följetonist Ciqo külmetas kehvas garaažis. Eile "
+               "käisime linnas."),
+    "cp1254": ("Pijamalı hasta yağız şoföre çabucak güvendi. Dün akşam arkadaşlarımızla güzel "
+               "bir yemek yedik.",),
+}
+
+
+@pytest.mark.parametrize("page,text", [(p, t) for p, ts in _LATIN_TEXTS.items() for t in ts])
+@pytest.mark.parametrize("repeat", [1, 3])
+def test_an_undeclared_latin_code_page_is_told_by_the_language_of_its_reading(page, text,
+                                                                              repeat):
+    """Found by a review: undeclared windows-1252 French, Italian, Danish, Dutch, Portuguese
+    and Swedish came out as cp1257, cp1250 or mac-latin2 ("déją", "cafť"), Hungarian,
+    Romanian and Croatian as windows-1252, Turkish and the Baltic languages as cp1250."""
+    text = " ".join([text] * repeat)
+    data = f"<html><head><title>Page</title></head><body><p>{text}</p></body></html>"
+    decoded = decode_html(data.encode(page))
+    assert decoded.encoding == page and text in decoded.text

@@ -77,6 +77,38 @@ def test_the_credit_of_the_software_that_made_the_page_is_no_author():
     assert extract(_page(blog)).metadata["author"] == "Ann Lee"
 
 
+@pytest.mark.parametrize("script", [
+    '<script type="application/LD+JSON">{"@type": "NewsArticle", "datePublished": "2020-01-02",'
+    ' "author": {"name": "Ann Lee"}}</script>',
+    '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2020-01-02",'
+    ' "author": {"name": "Ann Lee"}, "description": "Two\nlines"}</script>',
+    '<script type="application/ld+json">{"@type": "http://schema.org/NewsArticle",'
+    ' "datePublished": "2020-01-02", "author": {"name": "Ann Lee"}}</script>',
+    '<script type="application/ld+json">{"@type": ["schema:BlogPosting"],'
+    ' "datePublished": "2020-01-02", "author": "Ann Lee"}</script>'])
+def test_json_ld_in_any_case_with_raw_line_breaks_or_full_type_names_is_read(script):
+    """Found by a review: an upper-case script type, a raw line break inside a string (not
+    strict JSON, common on real pages) and a type named by its full IRI lost date and author."""
+    meta = extract(_page(script)).metadata
+    assert meta["date"] == "2020-01-02" and meta["author"] == "Ann Lee"
+
+
+@pytest.mark.parametrize("declared", ["en-", "en_US.UTF-8", "en--us"])
+def test_a_malformed_lang_tag_is_read_as_its_language(declared):
+    """Found by a review: "en" over Russian text gave "ru", but "en-" or "en_US.UTF-8" gave
+    "en" (the malformed tag skipped the script check)."""
+    russian = "<p>" + "Съешь же ещё этих мягких французских булок, да выпей чаю. " * 8 + "</p>"
+    page = f'<html lang="{declared}"><body>{russian}</body></html>'
+    assert extract(page).language == "ru"
+
+
+@pytest.mark.parametrize("declared", ["xx", "zz-ZZ", "qaa"])
+def test_a_lang_code_of_no_language_is_no_declaration(declared):
+    german = ("<p>" + "Der schnelle braune Fuchs springt über den faulen Hund im Garten neben "
+              "dem Haus. " * 8 + "</p>")
+    assert extract(f'<html lang="{declared}"><body>{german}</body></html>').language == "de"
+
+
 def test_an_author_that_is_a_profile_url_is_not_an_author_name():
     head = ('<meta property="article:author" content="https://www.facebook.com/somepaper">'
             + _ld({"@type": "Article", "author": {"@type": "Person", "name": "Ann Lee"}}))
