@@ -37,6 +37,12 @@ def _positive(value: str) -> int:
     return number
 
 
+def shown(name: str | os.PathLike) -> str:
+    """A file name as text that encodes: bytes that are not UTF-8 ("caf\\xe9.html" of a
+    Latin-1 file system) escaped, so a JSON row or a message can always be written."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
     try:
         siblings = [Path(s).read_bytes() for s in args.siblings]
@@ -48,32 +54,46 @@ def cmd_extract(args: argparse.Namespace) -> int:
         try:
             data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
         except OSError as err:
-            print(f"{name}: cannot read: {err.strerror}", file=sys.stderr)
+            print(f"{shown(name)}: cannot read: {err.strerror}", file=sys.stderr)
             status = 1
             continue
         result = extract(data, args.url, method=args.method, siblings=siblings)
         if args.json:
             row = result.to_dict()
-            row["file"] = name
+            row["file"] = shown(name)
             print(json.dumps(row, ensure_ascii=False))
         else:
             if len(args.files) > 1:
-                print(f"==> {name} <==")
+                print(f"==> {shown(name)} <==")
             if result.text:
                 print(result.text)
             else:
-                print(f"{name}: no main text: {result.reason}", file=sys.stderr)
+                print(f"{shown(name)}: no main text: {result.reason}", file=sys.stderr)
     return status
 
 
 def _sibling_map(folder: Path) -> dict[str, list[Path]]:
+    """Page id -> its sibling pages, from ``siblings.jsonl`` (``{"id": ..., "siblings": [file,
+    ...]}`` a line); a line that is not such a row is reported and left out, an unreadable
+    index gives no siblings."""
     index = folder / "siblings.jsonl"
     out: dict[str, list[Path]] = {}
-    if index.is_file():
-        for line in index.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                out[row["id"]] = [folder / "siblings" / s for s in row["siblings"]]
+    if not index.is_file():
+        return out
+    try:
+        lines = index.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        log.warning("%s: cannot read, no sibling pages: %s", shown(index), err)
+        return out
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            out[str(row["id"])] = [folder / "siblings" / str(s) for s in row["siblings"]]
+        except (ValueError, KeyError, TypeError) as err:
+            log.warning("%s: line %d is not {\"id\": ..., \"siblings\": [...]}: %r",
+                        shown(index), number, err)
     return out
 
 
@@ -86,18 +106,27 @@ class _Job:
     content_type: str | None = None
     siblings: tuple[bytes, ...] = ()
     fields: tuple[tuple[str, str | None], ...] = ()   # written before the text (WARC pages)
+    error: str | None = None          # why the page could not be read (its row says so)
 
 
 def _folder_jobs(folder: Path, files: list[Path]) -> Iterator[_Job]:
     siblings = _sibling_map(folder)
     for path in files:
+        key = shown(path.stem)
         try:
             body = path.read_bytes()
-            sibs = tuple(p.read_bytes() for p in siblings.get(path.stem, []) if p.is_file())
         except OSError as err:
-            log.warning("%s: cannot read: %s", path, err.strerror)
-            body, sibs = b"", ()
-        yield _Job(path.stem, body, siblings=sibs)
+            log.warning("%s: cannot read: %s", shown(path), err.strerror)
+            yield _Job(key, b"", error=f"cannot read: {err.strerror}")
+            continue
+        sibs = []
+        for sibling in siblings.get(path.stem, []):
+            try:                        # (a bad sibling costs the page its sibling only)
+                sibs.append(sibling.read_bytes())
+            except OSError as err:
+                log.warning("%s: sibling page of %s not read: %s", shown(sibling), key,
+                            err.strerror)
+        yield _Job(key, body, siblings=tuple(sibs))
 
 
 def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
@@ -110,9 +139,12 @@ def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
 def _extract_row(job: _Job, method: str, with_reason: bool, full: bool) -> tuple[dict, bool]:
     """The output row of one page and whether its text is empty (never raises)."""
     try:
-        result = extract(job.body, job.url, method=method, siblings=job.siblings,
-                         content_type=job.content_type)
-        text, reason = result.text, result.reason
+        if job.error:
+            result, text, reason = None, "", job.error
+        else:
+            result = extract(job.body, job.url, method=method, siblings=job.siblings,
+                             content_type=job.content_type)
+            text, reason = result.text, result.reason
     except Exception as err:  # noqa: BLE001 - never abort a batch on one page
         result, text, reason = None, "", f"failed: {err!r}"
     row: dict = {"id": job.key, **dict(job.fields)}
@@ -163,7 +195,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
     work = partial(_extract_row, method=args.method, with_reason=args.with_reason,
                    full=args.full)
     out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(out, "w", encoding="utf-8")
+    except OSError as err:
+        print(f"{shown(out)}: cannot write: {err.strerror or err}", file=sys.stderr)
+        return 2
     pages = empty = 0
     # workers ignore Ctrl-C: the main process ends them (a worker's KeyboardInterrupt left
     # the pool joining zombies for ever)
@@ -171,9 +208,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
         if args.workers > 1 else None
     finished = False
     try:
-        with open(out, "w", encoding="utf-8") as handle, \
-                tqdm(total=total, desc=f"extract ({args.method})", unit="page",
-                     disable=args.quiet or (total is not None and total < 20)) as progress:
+        with handle, tqdm(total=total, desc=f"extract ({args.method})", unit="page",
+                          disable=args.quiet or (total is not None and total < 20)) as progress:
             # bounded windows, in input order: a large archive is never held in memory whole
             for batch in _batches(jobs, 64 * max(1, args.workers)):
                 rows = pool.map(work, batch, chunksize=4) if pool else map(work, batch)
@@ -185,6 +221,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
                 pages += len(batch)
                 progress.update(len(batch))
         finished = True
+    except OSError as err:          # the disk filled up, the output went away
+        print(f"{shown(out)}: cannot write after {pages} pages: {err.strerror or err}",
+              file=sys.stderr)
+        return 2
     finally:
         if pool is not None:
             if finished:

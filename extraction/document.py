@@ -271,6 +271,18 @@ _TITLE_OPEN = re.compile(r"<title\b", re.I)
 _MARKUP_IN_TITLE = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9]*[\s/>]|!--)")
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _utf8(text: str) -> bytes:
+    """``text`` in UTF-8, a lone surrogate (a str cut inside a UTF-16 pair) as U+FFFD, the
+    replacement character, where the codec's "replace" writes "?"."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text).encode("utf-8")
+
+
 def _fromstring(html: str, raw: bytes | None = None
                 ) -> tuple[etree._Element | None, etree._ListErrorLog]:
     """The tree and the parser's error log.  The text goes to libxml2 as UTF-8 bytes, which
@@ -278,7 +290,7 @@ def _fromstring(html: str, raw: bytes | None = None
     ``html`` in UTF-8); the declared encoding overrides any in the page."""
     parser = etree.HTMLParser(recover=True, no_network=True, huge_tree=True,
                               remove_comments=True, remove_pis=True, encoding="utf-8")
-    data = (raw if raw is not None else html.encode("utf-8", "replace")).translate(_CONTROL_BYTES)
+    data = (raw if raw is not None else _utf8(html)).translate(_CONTROL_BYTES)
     if b"&#" in data:
         data = _CONTROL_REFERENCE.sub(b" ", data)
     root = etree.fromstring(data, parser)
@@ -382,12 +394,27 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     json_ld = tuple(el.text for el in root.iter("script")
                     if el.text and (el.get("type") or "").strip().lower() == "application/ld+json") \
         if _may_hold_json_ld(data if raw is not None else html) else ()
+    if "shadowroot" in html if raw is None else b"shadowroot" in data:
+        _open_shadow_roots(root)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     _drop_fallbacks(root)
     _drop_hidden(root)
     doc = _build(root, encoding, url)
     doc.json_ld = json_ld
     return doc
+
+
+def _open_shadow_roots(root: etree._Element) -> None:
+    """Unwrap the ``<template shadowrootmode>`` (``shadowroot`` before 2023) of declarative
+    shadow DOM: a browser renders its content in the page, where other templates' content
+    is inert (and dropped with them)."""
+    for template in list(root.iter("template")):
+        if template.get("shadowrootmode") is not None or template.get("shadowroot") is not None:
+            template.tag = _SHADOW_ROOT
+    etree.strip_tags(root, _SHADOW_ROOT)
+
+
+_SHADOW_ROOT = "shadow-root-content"
 
 
 # elements whose content a browser shows only when it cannot show the element itself.  (A

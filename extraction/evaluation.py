@@ -105,11 +105,18 @@ def evaluate_files(data: str | Path, pred: str | Path, tokenizer: str = "auto") 
     """Score a predictions JSONL against a dataset folder (or its gold.jsonl)."""
     data = Path(data)
     gold_path = data if data.suffix == ".jsonl" else data / "gold.jsonl"
-    gold_rows = read_jsonl(gold_path)
-    gold = {}
-    for row in gold_rows:
-        gold[str(row["id"])] = row.get("text") or ""
-    predicted = {}
-    for row in read_jsonl(pred):
-        predicted[str(row["id"])] = row.get("text") or ""
-    return score(gold, predicted, tokenizer, [str(r["id"]) for r in gold_rows])
+    gold = _texts(gold_path)
+    return score(gold, _texts(pred), tokenizer, list(gold))
+
+
+def _texts(path: str | Path) -> dict[str, str]:
+    """Id -> text of a JSONL of ``{"id": ..., "text": ...}`` rows, in file order; ``ValueError``
+    naming the file and line of a row of another shape."""
+    out: dict[str, str] = {}
+    for number, row in enumerate(read_jsonl(path), 1):
+        text = row.get("text") if isinstance(row, dict) else None
+        if not isinstance(row, dict) or "id" not in row or not isinstance(text, (str, type(None))):
+            raise ValueError(f"{path}: row {number} is not {{\"id\": ..., \"text\": \"...\"}}: "
+                             f"{str(row)[:80]}")
+        out[str(row["id"])] = text or ""
+    return out

@@ -3,7 +3,8 @@ for ``python -m extraction batch --input FILE.warc.gz``.
 
 A page is a ``response`` record with status 200 (or a ``resource`` record) whose HTTP
 Content-Type names HTML, or that has none and starts like markup; its body is given decoded
-(chunked transfer and gzip / deflate / brotli / zstd content encodings, by ``warcio``).
+(chunked transfer and gzip / deflate / brotli / zstd content encodings, by ``warcio``'s
+readers).
 Everything else (a record the archive's end cuts short included) is counted in
 :attr:`WarcPages.skipped` by reason, never raised.
 """
@@ -11,12 +12,14 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
+import gzip
+
 from warcio.archiveiterator import ArchiveIterator
-from warcio.bufferedreaders import BufferedReader
+from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
 from warcio.exceptions import ArchiveLoadFailed
 
 log = logging.getLogger(__name__)
@@ -51,6 +54,31 @@ def _register_decoders() -> None:
 
 
 _register_decoders()
+# content codings under another name (RFC 9110 8.4.1.3: x-gzip is gzip)
+_CODING_ALIASES = {"x-gzip": "gzip", "x-deflate": "deflate"}
+
+
+def _content_stream(record):
+    """The body of ``record`` de-chunked and decoded: warcio's own reader compares the
+    Transfer-Encoding with "chunked" exactly ("Chunked" left the chunk sizes in the text) and
+    does not know x-gzip."""
+    headers = record.http_headers
+    if not headers:
+        return record.raw_stream
+    codings = [_CODING_ALIASES.get(c, c) for c in _tokens(headers.get_header("Content-Encoding"))
+               if c != "identity"]
+    coding = codings[0] if len(codings) == 1 \
+        and codings[0] in BufferedReader.get_supported_decompressors() else None
+    if "chunked" in _tokens(headers.get_header("Transfer-Encoding")):
+        return ChunkedDataReader(record.raw_stream, decomp_type=coding)
+    if coding:
+        return BufferedReader(record.raw_stream, decomp_type=coding)
+    return record.raw_stream
+
+
+def _tokens(value: str | None) -> list[str]:
+    """The comma-separated tokens of a header value, lower-cased."""
+    return [t.strip().lower() for t in (value or "").split(",") if t.strip()]
 
 MAX_PAGE_BYTES = 32 << 20   # [ours] a larger record body is skipped, not read into memory
 WARC_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
@@ -63,6 +91,11 @@ class WarcPage:
     date: str | None
     content_type: str | None
     body: bytes
+
+
+# what ends the reading of an archive: damage, an unreadable file, and warcio's own failures
+# on a malformed record (AttributeError on a response without WARC-Target-URI)
+_DAMAGE = (ArchiveLoadFailed, OSError, EOFError, ValueError, AttributeError, TypeError)
 
 
 def is_warc(path: Path) -> bool:
@@ -87,18 +120,45 @@ class WarcPages:
         self.records = 0
 
     def __iter__(self) -> Iterator[WarcPage]:
-        with open(self.path, "rb") as stream:
+        try:
+            yield from self._read(open(self.path, "rb"), skip=0)
+        except ArchiveLoadFailed as err:
+            if "non-chunked gzip" not in str(err):
+                self._damaged(err)
+                return
+            # a WARC gzipped whole ("gzip crawl.warc"), not record by record: read again as
+            # one stream, past the records already read
             try:
-                for record in ArchiveIterator(stream, arc2warc=True):
-                    self.records += 1
-                    page = self._page(record)
-                    if page is not None:
-                        yield page
-            except (ArchiveLoadFailed, OSError, EOFError, ValueError) as err:
-                # a truncated or damaged archive: the pages before the damage are kept
-                log.warning("%s: unreadable after %d records: %.200r", self.path,
-                            self.records, str(err))
-                self.skipped["archive damaged"] += 1
+                yield from self._read(gzip.open(self.path, "rb"), skip=self.records)
+            except _DAMAGE as again:
+                self._damaged(again)
+        except _DAMAGE as err:
+            self._damaged(err)
+
+    def _read(self, stream, skip: int) -> Iterator[WarcPage]:
+        arc = self.path.name.lower().endswith((".arc", ".arc.gz"))
+        with stream:
+            records = ArchiveIterator(stream, arc2warc=True)
+            for k, record in enumerate(records):
+                if k < skip:
+                    continue
+                self.records += 1
+                page = self._page(record)
+                if page is not None and arc:
+                    # an ARC record has no id: warcio makes a random one up, another at each
+                    # run; its place in the file instead (asked once the body is read:
+                    # warcio reads the record to its end to tell it)
+                    page = replace(page, record_id=f"<arc:{self.path.name}:"
+                                                   f"{records.get_record_offset()}>")
+                if page is not None:
+                    yield page
+
+    def _damaged(self, err: Exception) -> None:
+        # a truncated or damaged archive (or an unreadable file): the pages before the
+        # damage are kept
+        log.warning("%s: unreadable after %d records: %.200r", self.path, self.records,
+                    str(err))
+        self.skipped["archive damaged"] += 1
 
     def _page(self, record) -> WarcPage | None:
         kind = record.rec_type
@@ -118,7 +178,7 @@ class WarcPages:
         else:
             content_type = record.rec_headers.get_header("Content-Type")
         try:
-            body = record.content_stream().read(self.max_bytes + 1)
+            body = _content_stream(record).read(self.max_bytes + 1)
         except Exception as err:  # noqa: BLE001 - any decoding failure of one record
             log.info("%s: record %s unreadable: %r", self.path,
                      record.rec_headers.get_header("WARC-Record-ID"), err)

@@ -197,3 +197,107 @@ def test_output_piped_into_a_reader_that_stops_ends_without_a_traceback(tmp_path
     proc.stdout.close()                     # the reader stops
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 141 and b"Traceback" not in err
+
+
+def test_review_odd_files_of_a_folder_cost_only_themselves(tmp_path, capsys, caplog):
+    """Found by a review: a file name that is not UTF-8 crashed ``batch`` (no row written), a
+    malformed siblings.jsonl gave a traceback, an unreadable sibling emptied its page, an
+    output that cannot be written gave a traceback."""
+    import os
+
+    article = (PAGES / "article-en.html").read_bytes()
+    folder = tmp_path / "in"
+    (folder / "siblings").mkdir(parents=True)
+    (folder / "good.html").write_bytes(article)
+    latin1 = os.fsencode(folder) + b"/caf\xe9.html"
+    with open(latin1, "wb") as handle:
+        handle.write(article)
+    (folder / "siblings.jsonl").write_text('{"id": "good", "siblings": ["gone.html"]}\n'
+                                           '{"id": "good", "siblings": [\n[1, 2]\n')
+    (folder / "siblings" / "gone.html").mkdir()        # unreadable as a file
+    out = tmp_path / "pred.jsonl"
+    assert main(["batch", "--input", str(folder), "--output", str(out), "--quiet",
+                 "--with-reason"]) == 0
+    rows = {r["id"]: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    assert set(rows) == {"good", "caf\\xe9"}
+    assert all("harvesting the tides" in r["text"] for r in rows.values())
+    assert "siblings.jsonl: line 2 is not" in caplog.text and "line 3 is not" in caplog.text
+    assert "sibling page of good not read" in caplog.text
+    assert main(["batch", "--input", str(folder), "--output", str(folder / "good.html" / "o"),
+                 "--quiet"]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    row = subprocess.run([sys.executable, "-m", "extraction", "extract", "--json",
+                          os.fsdecode(latin1)], capture_output=True, check=True,
+                         env={**os.environ, "PYTHONIOENCODING": "utf-8"}).stdout
+    assert json.loads(row.decode("utf-8"))["file"].endswith("caf\\xe9.html")
+
+
+def _raw_warc_record(url: str | None, http: bytes) -> bytes:
+    head = [b"WARC/1.1", b"WARC-Type: response", b"WARC-Record-ID: <urn:uuid:%s>"
+            % str(random.random()).encode(), b"WARC-Date: 2024-01-01T00:00:00Z",
+            b"Content-Type: application/http; msgtype=response",
+            b"Content-Length: %d" % len(http)]
+    if url is not None:
+        head.insert(2, b"WARC-Target-URI: " + url.encode())
+    return b"\r\n".join(head) + b"\r\n\r\n" + http + b"\r\n\r\n"
+
+
+def test_review_warc_whole_file_gzip_odd_codings_and_a_record_without_url(tmp_path, capsys):
+    """Found by a review: a WARC gzipped whole ("gzip crawl.warc") gave its first page only;
+    "Transfer-Encoding: Chunked" left chunk sizes in the text and x-gzip lost the page; a
+    response without WARC-Target-URI crashed the batch, losing the rows before it."""
+    import gzip
+
+    article = (PAGES / "article-en.html").read_bytes()
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(article), article)
+
+    def http(body: bytes, headers: bytes = b"Content-Type: text/html\r\n") -> bytes:
+        return b"HTTP/1.1 200 OK\r\n" + headers + b"\r\n" + body
+
+    records = [_raw_warc_record(f"http://a.test/{k}", http(article)) for k in range(3)]
+    (tmp_path / "whole.warc.gz").write_bytes(gzip.compress(b"".join(records)))
+    odd = [_raw_warc_record("http://a.test/x-gzip", http(gzip.compress(article),
+           b"Content-Type: text/html\r\nContent-Encoding: x-gzip\r\n")),
+           _raw_warc_record("http://a.test/Chunked", http(chunked,
+           b"Content-Type: text/html\r\nTransfer-Encoding: Chunked\r\n")),
+           _raw_warc_record(None, http(article))]
+    (tmp_path / "odd.warc").write_bytes(b"".join(odd))
+    for name, urls in (("whole.warc.gz", [f"http://a.test/{k}" for k in range(3)]),
+                       ("odd.warc", ["http://a.test/x-gzip", "http://a.test/Chunked"])):
+        out = tmp_path / f"{name}.jsonl"
+        assert main(["batch", "--input", str(tmp_path / name), "--output", str(out),
+                     "--quiet"]) == 0
+        rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        assert [r["url"] for r in rows] == urls
+        assert all(r["text"] == rows[0]["text"] and "harvesting the tides" in r["text"]
+                   for r in rows)
+    assert "1 archive damaged" in capsys.readouterr().err
+
+
+def test_review_evaluate_names_a_malformed_prediction_row(tmp_path, capsys):
+    (tmp_path / "gold.jsonl").write_text('{"id": "a", "text": "some words"}\n')
+    for bad in ('{"text": "no id"}', '["a"]', '{"id": "a", "text": 5}'):
+        (tmp_path / "pred.jsonl").write_text(bad + "\n")
+        assert main(["evaluate", "--data", str(tmp_path), "--pred",
+                     str(tmp_path / "pred.jsonl")]) == 2
+        assert "pred.jsonl: row 1 is not" in capsys.readouterr().err
+
+
+def test_review_an_arc_records_id_is_the_same_in_every_run(tmp_path):
+    """warcio makes up a random WARC-Record-ID for an ARC record: the rows of one archive got
+    other ids at every run (a review)."""
+    article = (PAGES / "article-en.html").read_bytes()
+    head = b"1 0 IA\nURL IP-address Archive-date Content-type Archive-length\n"
+    arc = b"filedesc://t.arc 0.0.0.0 20240101000000 text/plain %d\n" % len(head) + head + b"\n"
+    block = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + article
+    arc += b"http://arc.test/1 1.2.3.4 20240101000000 text/html %d\n" % len(block) + block + b"\n"
+    (tmp_path / "t.arc").write_bytes(arc)
+    ids = []
+    for run in range(2):
+        out = tmp_path / f"run{run}.jsonl"
+        assert main(["batch", "--input", str(tmp_path / "t.arc"), "--output", str(out),
+                     "--quiet"]) == 0
+        row = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+        assert "harvesting the tides" in row["text"]
+        ids.append(row["id"])
+    assert ids[0] == ids[1] and ids[0].startswith("<arc:t.arc:")

@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 
+from extraction import extract
 from extraction.document import TEXT, ParseError, parse
 
 
@@ -151,3 +152,22 @@ def test_code_listing_of_a_real_page_keeps_its_layout(extraction_data):
 def test_a_pre_with_line_break_tags_keeps_them_as_line_breaks():
     doc = parse("<body><pre>first line<br>second line<br/>third</pre></body>")
     assert doc.text_of(doc.kind == TEXT) == "first line\nsecond line\nthird"
+
+
+def test_declarative_shadow_dom_is_text_and_other_templates_are_not():
+    """Found by a review: a <template shadowrootmode="open"> (which browsers render in place)
+    gave "no text in the page"; an ordinary <template> stays inert."""
+    shadow = "Visible shadow root text shown by every current browser. " * 5
+    inert = "Inert template text that no browser shows. " * 5
+    page = (f'<html><body><my-card><template shadowrootmode="open"><p>{shadow}</p></template>'
+            f'</my-card><template><p>{inert}</p></template></body></html>')
+    for data in (page, page.encode("utf-8")):
+        text = extract(data).text
+        assert "Visible shadow root text" in text and "Inert template" not in text
+    legacy = page.replace("shadowrootmode", "shadowroot")
+    assert "Visible shadow root text" in extract(legacy).text
+
+
+def test_a_lone_surrogate_in_a_str_is_the_replacement_character():
+    text = extract("<p>" + "Before \ud800 after, a sentence of the page. " * 10 + "</p>").text
+    assert "Before \ufffd after" in text and "?" not in text
