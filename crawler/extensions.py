@@ -99,7 +99,7 @@ class StallMonitor:
         if scheduler is not None and not scheduler.has_pending_requests():
             stats = self.crawler.stats
             reason, level = "frontier empty: no link left to follow", logging.INFO
-            if not stats.get_value("fetch/responses"):
+            if not stats.get_value("fetch/status/200"):       # (a seed's redirect is a response)
                 refused, unreachable = (stats.get_value(f"seeds/{k}", 0)
                                         for k in ("refused", "unreachable"))
                 if refused or unreachable:

@@ -344,12 +344,15 @@ def binary_kind(data: bytes) -> str | None:
 
 
 def _may_hold_json_ld(page: str | bytes) -> bool:
-    """Whether the page may have a JSON-LD script ("application/ld+json", also written
-    "application/LD+JSON"): two substring scans, where a case-blind regex took ten times as
-    long; the scripts' types are then read in any case."""
-    if isinstance(page, bytes):
-        return b"+json" in page or b"+JSON" in page
-    return "+json" in page or "+JSON" in page
+    """Whether the page may have a JSON-LD script ("application/ld+json" in any case): a
+    search for "+json" in any case, its "+" found first (a case-blind regex took five times as
+    long); the scripts' types are then read in any case."""
+    return (_JSON_BYTES.search(page) if isinstance(page, bytes) else _JSON.search(page)) \
+        is not None
+
+
+_JSON = re.compile(r"\+[jJ][sS][oO][nN]")
+_JSON_BYTES = re.compile(rb"\+[jJ][sS][oO][nN]")
 
 
 def parse(html: str | bytes, url: str | None = None, content_type: str | None = None) -> Document:

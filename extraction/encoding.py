@@ -216,16 +216,45 @@ _TRIED_PAGES = ("cp1252", "cp1250", "cp1257", "cp1254")
 def _latin_by_language(sample: bytes, detected: str) -> str | None:
     """The Latin code page whose reading of ``sample`` (text bytes) is in a language written in
     it: the detector's first, then windows-1252, -1250, -1257 and -1254; None when no reading
-    is (too little text, or py3langid unsure).  A detector picks cp1257 for French,
-    mac-latin2 for Dutch or windows-1252 for Hungarian from a few accented letters ("déją",
-    "cafť", "tűrő" as "tûrõ"); the language of each reading tells them apart."""
+    is (too little text, py3langid unsure).  A detector picks cp1257 for French, mac-latin2
+    for Dutch or windows-1252 for Hungarian from a few accented letters ("déją", "cafť",
+    "tűrő" as "tûrõ"); the language of each reading tells them apart.  Only the words around
+    the accented letters are read (an English menu first would make any reading English);
+    English text is left to the rules that follow (its few accented letters are as often
+    French words in windows-1252, "PREMIÈRE", as Czech names in windows-1250, "Dvořák")."""
     from .metadata import identified_language       # (metadata imports this module's users)
 
+    around = _around_high_bytes(sample)
     name = detected.replace("-", "_")
     for page in (name, *(p for p in _TRIED_PAGES if p != name)):
-        if identified_language(sample.decode(page, errors="replace")) in _LATIN_PAGES[page]:
+        language = identified_language(around.decode(page, errors="replace"))
+        if language in _LATIN_PAGES[page]:
             return page
+        if page == name and language == "en":
+            return None
     return None
+
+
+_AROUND = 40            # bytes read on each side of a run of accented letters
+_AROUND_MAX = 2000      # bytes read in all
+_HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+
+
+def _around_high_bytes(sample: bytes) -> bytes:
+    """The stretches of ``sample`` around its high bytes, joined by spaces, at most
+    :data:`_AROUND_MAX` bytes (cut at spaces, so no word is cut in two)."""
+    pieces, total, end = [], 0, 0
+    for match in _HIGH_RUN.finditer(sample):
+        if match.start() < end:
+            continue
+        start = sample.rfind(b" ", 0, max(0, match.start() - _AROUND)) + 1
+        end = sample.find(b" ", match.end() + _AROUND)
+        end = len(sample) if end < 0 else end
+        pieces.append(sample[start:end])
+        total += end - start
+        if total >= _AROUND_MAX:
+            break
+    return b" ".join(pieces)
 
 
 _KOREAN = frozenset(("cp949", "euc_kr", "johab"))

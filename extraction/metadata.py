@@ -374,11 +374,23 @@ def markup_metadata(doc: Document) -> dict[str, str]:
     return out
 
 
-def _software(generator: str | None) -> str | None:
-    """The product name of a ``<meta name="generator">`` ("discuz" of "Discuz! X3.4"), None
-    when it has none of three letters or more."""
-    words = _LATIN_WORD.findall(generator or "")
-    return words[0].casefold() if words and len(words[0]) >= 3 else None
+_CREDIT = re.compile(r"\W*(?:!|team|inc\b|ltd\b|llc\b|gmbh\b|group\b|developers?\b|"
+                     r"project\b|community\b|and\b|&|\s*$)", re.I)
+
+
+def _software_credit(author: str, generator: str | None) -> bool:
+    """Whether ``author`` credits the software of the page's ``<meta name="generator">``:
+    the generator itself, or its product name followed by "!", "Team", "Inc", "and"...
+    ("Discuz! Team and Comsenz UI Team" of "Discuz! X3.4"; not "Hugo Ferreira" of "Hugo
+    0.121", nor "Victor Hugo")."""
+    if not generator:
+        return False
+    if author.casefold() == generator.casefold():
+        return True
+    words = _LATIN_WORD.findall(generator)
+    product = words[0] if words and len(words[0]) >= 3 else None
+    return product is not None and author.casefold().startswith(product.casefold()) \
+        and _CREDIT.match(author, len(product)) is not None
 
 
 def read_metadata(doc: Document) -> dict[str, Any]:
@@ -386,14 +398,14 @@ def read_metadata(doc: Document) -> dict[str, Any]:
     from meta tags and Open Graph, and from JSON-LD where they say nothing."""
     meta = _meta(doc)
     out: dict[str, Any] = {}
-    software = _software(meta.get("generator"))
+    generator = meta.get("generator")
     for field, keys in _META_KEYS.items():
         for key in keys:
             value = meta.get(key)
             # an author that is a URL (article:author) or the credit of the software that
             # made the page (Discuz!'s "Discuz! Team and Comsenz UI Team" on every forum page)
             if value and not (field == "author" and (
-                    _is_url(value) or software and software in value.casefold())):
+                    _is_url(value) or _software_credit(value, generator))):
                 out[field] = value
                 break
     if doc.json_ld:

@@ -11,6 +11,7 @@ Everything else (a record the archive's end cuts short included) is counted in
 from __future__ import annotations
 
 import logging
+import os
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,6 +22,7 @@ import gzip
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
 from warcio.exceptions import ArchiveLoadFailed
+from warcio.recordloader import ArcWarcRecordLoader
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +95,21 @@ class WarcPage:
     body: bytes
 
 
-# what ends the reading of an archive: damage, an unreadable file, and warcio's own failures
-# on a malformed record (AttributeError on a response without WARC-Target-URI)
-_DAMAGE = (ArchiveLoadFailed, OSError, EOFError, ValueError, AttributeError, TypeError)
+# what ends the reading of an archive: damage, an unreadable file
+_DAMAGE = (ArchiveLoadFailed, OSError, EOFError, ValueError)
+
+
+class _Damage(Exception):
+    """The archive cannot be read further (its cause chained)."""
+
+
+class _Loader(ArcWarcRecordLoader):
+    """warcio's record loader, for which a WARC record without ``WARC-Target-URI`` is a record
+    without a URL: warcio's own failed on it (``None.startswith``), ending the archive."""
+
+    def _ensure_target_uri_format(self, rec_headers):
+        uri = super()._ensure_target_uri_format(rec_headers)
+        return "" if uri is None else uri
 
 
 def is_warc(path: Path) -> bool:
@@ -121,35 +135,53 @@ class WarcPages:
 
     def __iter__(self) -> Iterator[WarcPage]:
         try:
-            yield from self._read(open(self.path, "rb"), skip=0)
-        except ArchiveLoadFailed as err:
-            if "non-chunked gzip" not in str(err):
-                self._damaged(err)
-                return
-            # a WARC gzipped whole ("gzip crawl.warc"), not record by record: read again as
-            # one stream, past the records already read
             try:
-                yield from self._read(gzip.open(self.path, "rb"), skip=self.records)
-            except _DAMAGE as again:
-                self._damaged(again)
-        except _DAMAGE as err:
-            self._damaged(err)
+                yield from self._read(lambda: open(self.path, "rb"), skip=0)
+            except _Damage as err:
+                cause = err.__cause__
+                if not (isinstance(cause, ArchiveLoadFailed) and "non-chunked gzip" in str(cause)):
+                    raise
+                # a WARC gzipped whole ("gzip crawl.warc"), not record by record: read again
+                # as one stream, past the records already read
+                yield from self._read(lambda: gzip.open(self.path, "rb"), skip=self.records)
+        except _Damage as err:
+            self._damaged(err.__cause__)
 
-    def _read(self, stream, skip: int) -> Iterator[WarcPage]:
+    def _read(self, opener, skip: int) -> Iterator[WarcPage]:
+        """The pages of the archive ``opener`` opens, past its first ``skip`` records; what
+        stops reading it (damage, warcio's own failures) raised as :class:`_Damage`, the
+        rest (a fault in this module) as itself."""
         arc = self.path.name.lower().endswith((".arc", ".arc.gz"))
+        name = os.fsencode(self.path.name).decode("utf-8", "backslashreplace")
+        try:
+            stream = opener()
+        except OSError as err:
+            raise _Damage() from err
         with stream:
             records = ArchiveIterator(stream, arc2warc=True)
-            for k, record in enumerate(records):
-                if k < skip:
+            records.loader = _Loader(verify_http=False, arc2warc=True)
+            k = 0
+            while True:
+                try:
+                    record = next(records)
+                except StopIteration:
+                    return
+                except _DAMAGE as err:
+                    raise _Damage() from err
+                k += 1
+                if k <= skip:
                     continue
                 self.records += 1
-                page = self._page(record)
-                if page is not None and arc:
-                    # an ARC record has no id: warcio makes a random one up, another at each
-                    # run; its place in the file instead (asked once the body is read:
-                    # warcio reads the record to its end to tell it)
-                    page = replace(page, record_id=f"<arc:{self.path.name}:"
-                                                   f"{records.get_record_offset()}>")
+                try:
+                    page = self._page(record)
+                    if page is not None and arc:
+                        # an ARC record has no id: warcio makes a random one up, another at
+                        # each run; its place in the file instead (asked once the body is
+                        # read: warcio reads the record to its end to tell it)
+                        page = replace(page, record_id=f"<arc:{name}:"
+                                                       f"{records.get_record_offset()}>")
+                except _DAMAGE as err:      # (reading the record's body)
+                    raise _Damage() from err
                 if page is not None:
                     yield page
 
@@ -167,6 +199,9 @@ class WarcPages:
             return None
         headers = record.http_headers
         if kind == "response":
+            if not record.rec_headers.get_header("WARC-Target-URI") and record.format != "arc":
+                self.skipped["response without WARC-Target-URI"] += 1
+                return None
             if headers is None:
                 self.skipped["response without HTTP headers"] += 1
                 return None

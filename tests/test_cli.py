@@ -245,7 +245,8 @@ def _raw_warc_record(url: str | None, http: bytes) -> bytes:
 def test_review_warc_whole_file_gzip_odd_codings_and_a_record_without_url(tmp_path, capsys):
     """Found by a review: a WARC gzipped whole ("gzip crawl.warc") gave its first page only;
     "Transfer-Encoding: Chunked" left chunk sizes in the text and x-gzip lost the page; a
-    response without WARC-Target-URI crashed the batch, losing the rows before it."""
+    response without WARC-Target-URI crashed the batch, losing the rows before it (and then,
+    read as damage, the records after it)."""
     import gzip
 
     article = (PAGES / "article-en.html").read_bytes()
@@ -260,10 +261,12 @@ def test_review_warc_whole_file_gzip_odd_codings_and_a_record_without_url(tmp_pa
            b"Content-Type: text/html\r\nContent-Encoding: x-gzip\r\n")),
            _raw_warc_record("http://a.test/Chunked", http(chunked,
            b"Content-Type: text/html\r\nTransfer-Encoding: Chunked\r\n")),
-           _raw_warc_record(None, http(article))]
+           _raw_warc_record(None, http(article)),
+           _raw_warc_record("http://a.test/after", http(article))]
     (tmp_path / "odd.warc").write_bytes(b"".join(odd))
     for name, urls in (("whole.warc.gz", [f"http://a.test/{k}" for k in range(3)]),
-                       ("odd.warc", ["http://a.test/x-gzip", "http://a.test/Chunked"])):
+                       ("odd.warc", ["http://a.test/x-gzip", "http://a.test/Chunked",
+                                     "http://a.test/after"])):
         out = tmp_path / f"{name}.jsonl"
         assert main(["batch", "--input", str(tmp_path / name), "--output", str(out),
                      "--quiet"]) == 0
@@ -271,7 +274,8 @@ def test_review_warc_whole_file_gzip_odd_codings_and_a_record_without_url(tmp_pa
         assert [r["url"] for r in rows] == urls
         assert all(r["text"] == rows[0]["text"] and "harvesting the tides" in r["text"]
                    for r in rows)
-    assert "1 archive damaged" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "1 response without WARC-Target-URI" in err and "damaged" not in err
 
 
 def test_review_evaluate_names_a_malformed_prediction_row(tmp_path, capsys):
@@ -301,3 +305,11 @@ def test_review_an_arc_records_id_is_the_same_in_every_run(tmp_path):
         assert "harvesting the tides" in row["text"]
         ids.append(row["id"])
     assert ids[0] == ids[1] and ids[0].startswith("<arc:t.arc:")
+    import os                           # an ARC file name that is not UTF-8 (a review)
+    folder = tmp_path / "arcs"
+    folder.mkdir()
+    with open(os.fsencode(folder) + b"/caf\xe9.arc", "wb") as handle:
+        handle.write(arc)
+    out = tmp_path / "latin1.jsonl"
+    assert main(["batch", "--input", str(folder), "--output", str(out), "--quiet"]) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["id"].startswith("<arc:caf\\xe9.arc:")

@@ -251,3 +251,18 @@ def test_an_undeclared_latin_code_page_is_told_by_the_language_of_its_reading(pa
     data = f"<html><head><title>Page</title></head><body><p>{text}</p></body></html>"
     decoded = decode_html(data.encode(page))
     assert decoded.encoding == page and text in decoded.text
+
+
+def test_the_language_is_read_where_the_accented_letters_are():
+    """Found by the review of the rule above: a Polish page with an English notice first came
+    out as windows-1252 ("Za¿ó³æ"), and a Czech site's English page lost "Dvořák" (any English
+    reading overruled the detector)."""
+    notice = ("We ship worldwide. Free delivery on orders over 100 euro. Read our terms and "
+              "conditions before you buy anything from this store, please. ") * 8
+    polish = "Zażółć gęślą jaźń. Wczoraj byliśmy w mieście i kupiliśmy świeże owoce na targu."
+    czech_names = ("The orchestra played Dvořák and Janáček last night in the hall, and the "
+                   "critics loved it very much. ") * 5
+    for text in (f"{notice}</p><p>{polish}", czech_names):
+        data = f"<html><head><title>Page</title></head><body><p>{text}</p></body></html>"
+        decoded = decode_html(data.encode("cp1250"))
+        assert decoded.encoding == "cp1250" and text in decoded.text

@@ -75,10 +75,19 @@ def test_the_credit_of_the_software_that_made_the_page_is_no_author():
     assert "author" not in extract(_page(credit)).metadata
     blog = '<meta name="generator" content="WordPress 6.4"><meta name="author" content="Ann Lee">'
     assert extract(_page(blog)).metadata["author"] == "Ann Lee"
+    # a person whose name holds the product's (the review of the rule)
+    for generator, author in (("Hugo 0.121.1", "Hugo Ferreira"), ("Hugo 0.121.1", "Victor Hugo"),
+                              ("Zola", "Émile Zola"), ("Nikola (getnikola.com)", "Nikola Petrović")):
+        head = f'<meta name="generator" content="{generator}"><meta name="author" content="{author}">'
+        assert extract(_page(head)).metadata["author"] == author
+    same = '<meta name="generator" content="PMJS - TI"><meta name="author" content="PMJS - TI">'
+    assert "author" not in extract(_page(same)).metadata
 
 
 @pytest.mark.parametrize("script", [
     '<script type="application/LD+JSON">{"@type": "NewsArticle", "datePublished": "2020-01-02",'
+    ' "author": {"name": "Ann Lee"}}</script>',
+    '<script type="application/Ld+Json">{"@type": "NewsArticle", "datePublished": "2020-01-02",'
     ' "author": {"name": "Ann Lee"}}</script>',
     '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2020-01-02",'
     ' "author": {"name": "Ann Lee"}, "description": "Two\nlines"}</script>',

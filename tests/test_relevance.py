@@ -15,7 +15,7 @@ from crawler.relevance import (
     tag_blocks,
 )
 from crawler.relevance.blocks import align_main_text
-from crawler.relevance.tokenize import PhraseMatcher, fold, term_tokens, tokenize
+from crawler.relevance.tokenize import PhraseMatcher, fold, simplified, term_tokens, tokenize
 from crawler.relevance.topic import topic_from_dict
 from extraction import extract_document, parse
 
@@ -279,13 +279,14 @@ def test_chinese_page_segmented_with_jieba_and_scored():
 
 
 def test_traditional_and_simplified_chinese_meet_on_the_same_keys():
-    """A topic written in one script matches pages in the other, Taiwan's wording included
-    (軟體/软件, 網際網路/互联网, 資訊/信息): a mainland topic scored a Big5 page from Taiwan
-    on its shared characters only."""
-    simplified = ("随着互联网的普及，电脑软件产业快速发展。许多公司开发操作系统和数据库软件，"
-                  "信息技术人才的需求不断增加，编程成为热门专业。")
-    traditional = ("隨著網際網路的普及，電腦軟體產業快速發展。許多公司開發作業系統和資料庫軟體，"
-                   "資訊科技人才的需求不斷增加，程式設計成為熱門專業。")
+    """A topic written in one script matches pages in the other (Hong Kong's 電腦軟件 and the
+    mainland's 电脑软件): a mainland topic scored a Big5 page on the characters both scripts
+    share only.  Simplified text is never rewritten (OpenCC's phrase tables turned 影片 into
+    视频 and 尼日尔 into 尼日尔尔) and a term has the key of the same word on a page."""
+    simplified_text = ("随着互联网的普及，电脑软件产业快速发展。许多公司开发操作系统和数据库软件，"
+                       "信息技术人才的需求不断增加，编程成为热门专业。")
+    traditional_text = ("隨著互聯網的普及，電腦軟件產業快速發展。許多公司開發操作系統和數據庫軟件，"
+                        "信息技術人才的需求不斷增加，編程成為熱門專業。")
 
     def html(title: str, text: str, charset: str) -> bytes:
         return (f'<html><head><meta charset="{charset}"><title>{title}</title></head><body>'
@@ -293,16 +294,21 @@ def test_traditional_and_simplified_chinese_meet_on_the_same_keys():
 
     mainland = topic_from_dict({"name": "信息技术", "languages": ["zh"], "features": {
         "terms": ["软件", "互联网", "信息技术", "操作系统", "数据库", "编程"]}})
-    taiwan = topic_from_dict({"name": "資訊科技", "languages": ["zh"], "features": {
-        "terms": ["軟體", "網際網路", "資訊科技", "作業系統", "資料庫", "程式設計"]}})
-    pages = (html("软件产业", simplified, "gb18030"), html("軟體產業", traditional, "big5"))
-    for topic in (mainland, taiwan):
+    hong_kong = topic_from_dict({"name": "資訊科技", "languages": ["zh"], "features": {
+        "terms": ["軟件", "互聯網", "信息技術", "操作系統", "數據庫", "編程"]}})
+    pages = (html("软件产业", simplified_text, "gb18030"),
+             html("軟件產業", traditional_text, "big5hkscs"))
+    for topic in (mainland, hong_kong):
         model = RelevanceModel(topic, DocumentFrequencies())
-        mainland_page, taiwan_page = (model.score_html(p, method="e1") for p in pages)
-        assert mainland_page.relevant and taiwan_page.relevant
-        assert set(mainland_page.matched) == set(taiwan_page.matched)
-        assert len(taiwan_page.matched) >= 5
-        assert abs(mainland_page.score - taiwan_page.score) < 0.05
+        mainland_page, hong_kong_page = (model.score_html(p, method="e1") for p in pages)
+        assert mainland_page.relevant and hong_kong_page.relevant
+        assert set(mainland_page.matched) == set(hong_kong_page.matched)
+        assert len(hong_kong_page.matched) >= 5
+        assert abs(mainland_page.score - hong_kong_page.score) < 0.05
+    for word in ("厄瓜多尔", "尼日尔", "影片", "文件", "程式化", "电脑软件与互联网"):
+        assert simplified(word) == word
+    for term, page in (("檔案", "請下載這個檔案"), ("程式", "這個程式很好用")):
+        assert set(term_tokens(term)) <= set(tokenize(page))
 
 
 def test_stray_han_on_an_english_page_is_kept_whole_without_loading_jieba():

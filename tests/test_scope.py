@@ -107,9 +107,12 @@ def test_a_seed_redirected_off_the_allowed_domains_is_reported(caplog):
     stats = MemoryStatsCollector(get_crawler())
     spider = SimpleNamespace(scope=Scope(("b.test",)), crawler=SimpleNamespace(stats=stats))
     seed = {"seed": True, "redirect_urls": ["http://b.test/"]}
-    for url, meta in (("http://www.b.test/", seed), ("http://elsewhere.test/", {}),
-                      ("http://elsewhere.test/", seed)):
-        TopicSpider._seed_left_scope(spider, Request(url, meta=meta))
+    for url, meta, again in (("http://www.b.test/", seed, False),
+                             ("http://elsewhere.test/", {}, False),
+                             ("http://elsewhere.test/", seed, False),
+                             # a revisit: its refusal reaches the errback, counted there
+                             ("http://elsewhere.test/", seed, True)):
+        TopicSpider._seed_left_scope(spider, Request(url, meta=meta, dont_filter=again))
     assert stats.get_value("seeds/refused") == 1
     assert "seed http://b.test/ was not fetched: it redirects to http://elsewhere.test/" \
         in caplog.text

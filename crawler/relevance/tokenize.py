@@ -97,20 +97,25 @@ def normal_text(text: str) -> str:
     return text
 
 
-_CONVERTER = []
+_CONVERTER: list = []
 
 
 def simplified(text: str) -> str:
-    """``text`` in Simplified Chinese with mainland wording (OpenCC's ``tw2sp``: 電腦軟體 is
-    电脑软件, 網際網路 互联网), so that a topic written in either script, and the pages of
-    Taiwan, Hong Kong and the mainland, meet on the same keys; the converter is loaded on the
-    first Han text.  Simplified text and other scripts pass unchanged."""
+    """``text`` with its Traditional Chinese characters in their Simplified forms (OpenCC's
+    character-level ``t2s``: 電腦軟件 is 电脑软件, 資訊 资讯), so that a topic written in either
+    script and the pages of Hong Kong, Taiwan and the mainland meet on the same keys.
+    Simplified text passes unchanged and a second reading changes nothing (a topic term is
+    read twice).  Words that differ between Taiwan and the mainland (軟體 / 软件) stay apart:
+    OpenCC's phrase tables (``tw2sp``) also rewrite mainland words (影片 as 视频, 尼日尔 as
+    尼日尔尔) and give a term and the same word on a page different keys.  The converter
+    loads on the first Han text."""
     if not _CONVERTER:
         with _SEG_LOCK:
             if not _CONVERTER:
                 import opencc
-                _CONVERTER.append(opencc.OpenCC("tw2sp"))
+                _CONVERTER.append(opencc.OpenCC("t2s"))
     return _CONVERTER[0].convert(text)
+
 
 _HAN = re.compile(f"[{HAN_CLASS}]")
 _HAN_RUN = re.compile(f"[{HAN_CLASS}]+")

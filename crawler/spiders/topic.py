@@ -206,10 +206,14 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         except OSError as error:
             raise ValueError(f"CRAWL_LOG: cannot open {str(log_path)!r}: "
                              f"{error.strerror or error}") from error
-        spider.warc = open_archive(settings, spider.corpus_dir, {
-            "isPartOf": spider.topic.name,
-            "robots": "obey" if bool_setting(settings, "ROBOTSTXT_OBEY") else "ignore",
-            "http-header-user-agent": settings.get("USER_AGENT") or ""})
+        try:
+            spider.warc = open_archive(settings, spider.corpus_dir, {
+                "isPartOf": spider.topic.name,
+                "robots": "obey" if bool_setting(settings, "ROBOTSTXT_OBEY") else "ignore",
+                "http-header-user-agent": settings.get("USER_AGENT") or ""})
+        except BaseException:
+            spider.crawl_log.close()        # (and its lock: the crawl does not start)
+            raise
         crawler.signals.connect(spider._closed, signal=signals.spider_closed)
         crawler.signals.connect(spider._item_failed, signal=signals.item_error)
         crawler.signals.connect(spider._item_failed, signal=signals.item_dropped)
@@ -573,7 +577,9 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         """Say so when a seed redirects off the allowed domains: Scrapy's offsite filter drops
         the redirect when it is scheduled, before any errback, with a debug line."""
         meta = request.meta
-        if meta.get("seed") and meta.get("redirect_urls") \
+        # (a request that skips the filter, a revisited seed, is dropped by the scope's own
+        # middleware, whose refusal reaches the errback, which reports it)
+        if meta.get("seed") and meta.get("redirect_urls") and not request.dont_filter \
                 and self.scope.refusal(request.url) == "offsite":
             log.warning("seed %s was not fetched: it redirects to %s, outside the allowed "
                         "domains", meta["redirect_urls"][0], request.url)

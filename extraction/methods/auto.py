@@ -55,17 +55,21 @@ CONSENT_MAX_CHARS = 600
 # [ours] the label of an advertisement slot inside an article ("Advertisement", "Continue
 # reading below", "Anzeige", "Publicité", "广告"): a block that is nothing but such a label is
 # never main text.  The training pages hardly have them; the model keeps them beside the text
-# they interrupt.  A whole block only: "advertising" inside a sentence is text.
+# they interrupt.  A whole block only ("advertising" inside a sentence is text), never a
+# heading or a table cell (a policy's section "Sponsored content", an emperor's "14 AD"), and
+# not the bare "Advertising" (a section's name as often as a label).
 AD_LABEL = re.compile(
-    r"[\W_]*(?:(?:skip\s+|end\s+of\s+)?(?:advertisements?|advertising|adverts?|ads?)"
-    r"(?:\s*[-:–—·|]?\s*(?:scroll|continue)\s+(?:down\s+)?to\s+continue(?:\s+(?:reading|with\s+content))?)?"
-    r"|sponsored(?:\s+(?:content|links?|ads?))?|ad\s+feedback|report\s+this\s+ad"
-    r"|(?:the\s+)?(?:article|story|text|content)\s+continues\s+(?:below|after)"
+    r"[\W_]*(?:(?:skip\s+|end\s+of\s+)?(?:advertisements?|adverts?|ads?)"
+    r"(?:\s*[-:–—·|]?\s*(?:(?:scroll|continue)\s+(?:down\s+)?to\s+continue"
+    r"(?:\s+(?:reading|with\s+content))?|continue\s+reading(?:\s+below)?))?"
+    r"|sponsored(?:\s+(?:content|links?|ads?))?|promoted|ad\s*choices|ad\s+feedback"
+    r"|report\s+this\s+ad|(?:the\s+)?(?:article|story|text|content)\s+continues\s+(?:below|after)"
     r"(?:\s+(?:this|the)?\s*(?:advertisement|advert|ad))?"
     r"|continue\s+reading\s+(?:the\s+main\s+story|below|after\s+(?:the\s+)?(?:advertisement|ad))"
-    r"|anzeigen?|werbung|weiter\s+nach\s+der\s+anzeige|publicit[ée]s?|la\s+suite\s+apr[eè]s"
-    r"\s+(?:cette\s+|la\s+)?publicit[ée]|publicidad|publicidade|pubblicit[àa]|advertenties?"
-    r"|annons(?:er)?|annonse|reklam[ae]|реклама|广告|廣告|広告|スポンサーリンク|광고)[\W_]*",
+    r"|anzeige|werbung|weiter(?:lesen)?\s+nach\s+der\s+anzeige|publicit[ée]s?"
+    r"|la\s+suite\s+apr[eè]s\s+(?:cette\s+|la\s+)?publicit[ée]|publicidad|publicidade"
+    r"|anuncio|an[uú]ncio|pubblicit[àa]|advertenties?|annons(?:er)?|annonse|mainos|reklam[ae]"
+    r"|реклама|广告|廣告|広告|スポンサーリンク|광고)[\W_]*",
     re.I)
 AD_LABEL_MAX_CHARS = 80
 # [ours] a data table (no table inside, at least this many rows of two cells or more, blocks
@@ -76,6 +80,8 @@ TABLE_MAX_CELL_CHARS = 60
 TABLE_MAX_LINK_SHARE = 0.6      # ... and at most this share of its text in links
 TABLE_MIN_SHARE = 0.2           # ... and at least this share of its text chosen
 _LINK_DENSITY = FEATURE_NAMES.index("link_density")
+# a cell of a number, an amount, a date or a score ("48", "3.5%", "$1,200", "2-1", "14:30")
+_NUMBER = re.compile(r"[-+−–]?[$€£¥]?\s*\d[\d\s.,:/%+−–-]*[a-zA-Z%]{0,3}")
 
 # elements that hold a page's text, whatever their classes say (WordPress gives a post
 # tagged "newsletter" the class tag-newsletter on its <article>)
@@ -133,7 +139,7 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     if whole is not None:
         chosen = chosen | whole
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
-    notice = _consent_blocks(doc, table.ids) | _ad_labels(table.texts)
+    notice = _consent_blocks(doc, table.ids) | _ad_labels(doc, table)
     if (chosen & notice).any() and (chosen & ~notice).any():
         chosen = chosen & ~notice
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
@@ -198,16 +204,17 @@ def _whole_tables(doc: Document, table: BlockTable, chosen: np.ndarray, length: 
     """The blocks of the data tables that lie inside the chosen text: blocks are judged one by
     one, and a table's cells (numbers, linked names) come out row by row ragged ("15 3 48 49").
     A data table has no table inside, at least :data:`TABLE_MIN_ROWS` rows and two cells a
-    row, short cells (:data:`TABLE_MAX_CELL_CHARS` on average per block) and at most
-    :data:`TABLE_MAX_LINK_SHARE` of its text in links; it is taken whole when at least half
+    row, short cells (:data:`TABLE_MAX_CELL_CHARS` on average per block), at most
+    :data:`TABLE_MAX_LINK_SHARE` of its text in links, and a header cell (``<th>``) or a
+    quarter of its blocks numbers; it is taken whole when at least half
     its text is chosen, or :data:`TABLE_MIN_SHARE` of it is and the text just before it and
     just after it is (a table in the middle of the article).  None: no change."""
     tables = np.flatnonzero(doc.is_tag(("table",)))
     if not len(tables) or not chosen.any():
         return None
     ids = table.ids
-    rows, cells, inner = (np.concatenate(([0], np.cumsum(doc.is_tag(tags))))
-                          for tags in (("tr",), ("td", "th"), ("table",)))
+    rows, cells, inner, heads = (np.concatenate(([0], np.cumsum(doc.is_tag(tags))))
+                                 for tags in (("tr",), ("td", "th"), ("table",), ("th",)))
     text_nodes = np.flatnonzero(table.text_mask & body_text & (doc.tlen > 0))
     whole = np.zeros(len(ids), dtype=bool)
     for t in tables.tolist():
@@ -227,6 +234,9 @@ def _whole_tables(doc: Document, table: BlockTable, chosen: np.ndarray, length: 
         share = inside[chosen[lo:hi]].sum() / inside.sum()
         if links > TABLE_MAX_LINK_SHARE * inside.sum() or share < TABLE_MIN_SHARE:
             continue            # a table of links (contents, related stories); a rejected one
+        if heads[end] == heads[t] and 4 * sum(
+                _NUMBER.fullmatch(text) is not None for text in table.texts[lo:hi]) < hi - lo:
+            continue            # data: a header cell or numbers (not a row of share buttons)
         if share < 0.5:
             # the text around it: the blocks of the nearest text nodes before and after
             i = np.searchsorted(text_nodes, t, "left")
@@ -240,10 +250,18 @@ def _whole_tables(doc: Document, table: BlockTable, chosen: np.ndarray, length: 
     return whole if whole.any() else None
 
 
-def _ad_labels(texts: Sequence[str]) -> np.ndarray:
-    """Which blocks are an advertisement slot's label alone (:data:`AD_LABEL`)."""
-    return np.fromiter((len(t) <= AD_LABEL_MAX_CHARS and AD_LABEL.fullmatch(t.strip()) is not None
-                        for t in texts), dtype=bool, count=len(texts))
+def _ad_labels(doc: Document, table: BlockTable) -> np.ndarray:
+    """Which blocks are an advertisement slot's label alone (:data:`AD_LABEL`), not a
+    heading or a table cell."""
+    owners = np.minimum(table.ids, doc.size - 1)
+    labels = ~doc.is_tag(_NOT_AD_LABELS)[owners] & (table.ids < doc.size)
+    for k in np.flatnonzero(labels).tolist():
+        text = table.texts[k]
+        labels[k] = len(text) <= AD_LABEL_MAX_CHARS and AD_LABEL.fullmatch(text.strip()) is not None
+    return labels
+
+
+_NOT_AD_LABELS = ("h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "caption", "dt")
 
 
 def _share(length: np.ndarray, part: np.ndarray, chosen: np.ndarray) -> float:
