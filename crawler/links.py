@@ -239,7 +239,10 @@ def _rfc3986_join(base: str, href: str) -> str:
         else:
             path = b.path[:b.path.rfind("/") + 1] + r.path
         scheme, netloc, path, query = b.scheme, b.netloc, _remove_dot_segments(path), r.query
-    return urlunsplit((scheme, netloc, path, query, r.fragment))
+    url = urlunsplit((scheme, netloc, path, query, ""))
+    if has_query and not query:
+        url += "?"      # (an empty query is kept: "x// ?" keeps its space inside the URL)
+    return url + "#" + r.fragment if r.fragment else url
 
 
 def _remove_dot_segments(path: str) -> str:

@@ -82,6 +82,7 @@ class Document:
     encoding: str | None = None
     url: str | None = None
     json_ld: tuple = ()       # the text of each <script type="application/ld+json">
+    answers: tuple = ()       # node ids of the bodies of schema.org Answers (Q&A pages)
     _sums: dict = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ structure
@@ -404,7 +405,25 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     _drop_hidden(root)
     doc = _build(root, encoding, url)
     doc.json_ld = json_ld
+    if "schema.org/Answer" in html if raw is None else b"schema.org/Answer" in data:
+        doc.answers = _answer_bodies(doc)
     return doc
+
+
+_ANSWERS = etree.XPath("//*[@itemprop='acceptedAnswer' or @itemprop='suggestedAnswer' or "
+                       "contains(@itemtype, 'schema.org/Answer')]")
+_ANSWER_TEXT = etree.XPath(".//*[@itemprop='text']")
+
+
+def _answer_bodies(doc: Document) -> tuple:
+    """The node ids of the answers' texts of a Q&A page marked up with schema.org microdata
+    (an Answer's ``itemprop="text"``, else the Answer), outermost first."""
+    node = {el: i for i, el in enumerate(doc.elements) if el is not None}
+    bodies = []
+    for answer in _ANSWERS(doc.root):
+        texts = _ANSWER_TEXT(answer) or [answer]
+        bodies.extend(node[el] for el in texts if el in node)
+    return tuple(sorted(set(bodies)))
 
 
 def _open_shadow_roots(root: etree._Element) -> None:

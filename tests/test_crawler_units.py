@@ -48,6 +48,11 @@ def test_canonical_keeps_escaped_reserved_characters_of_the_path():
     assert canonical("http://a.test/%7euser/%41%2f%c3%a9?b=2&a=1") == \
         "http://a.test/~user/A%2F%C3%A9?a=1&b=2"
     assert canonical("http://a.test/café") == "http://a.test/caf%C3%A9"
+    # an empty query after an empty segment keeps the space before it inside the URL (found
+    # by the property test below: the RFC 3986 join dropped the "?", the space became
+    # trailing and was stripped)
+    assert resolve.__wrapped__("http://b.test/dir/page.htm", "https://a.test// ?") == \
+        "https://a.test//%20"
 
 
 _URL_CHARS = "aZ09_~!$&'()*+,=@/.-%;:?#Aé "

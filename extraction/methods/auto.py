@@ -75,6 +75,8 @@ AD_LABEL_MAX_CHARS = 80
 # [ours] a data table (no table inside, at least this many rows of two cells or more, blocks
 # of at most TABLE_MAX_CELL_CHARS characters on average) is kept or left whole, see
 # _whole_tables
+# [ours] the chosen text an answer of a Q&A page must hold before every answer is taken
+ANSWER_MIN_CHARS = 200
 TABLE_MIN_ROWS = 3
 TABLE_MAX_CELL_CHARS = 60
 TABLE_MAX_LINK_SHARE = 0.6      # ... and at most this share of its text in links
@@ -135,6 +137,11 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
             return empty("no block of the body looks like main content",
                          best_probability=float(prob.max()))
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
+    if doc.answers and relaxed is False:
+        answers = _all_answers(doc, table, chosen, length)
+        if answers is not None:
+            chosen = chosen | answers
+            keep = np.isin(table.owner, table.ids[chosen]) & body_text
     whole = _whole_tables(doc, table, chosen, length, body_text)
     if whole is not None:
         chosen = chosen | whole
@@ -248,6 +255,22 @@ def _whole_tables(doc: Document, table: BlockTable, chosen: np.ndarray, length: 
                 continue
         whole[lo:hi] = True
     return whole if whole.any() else None
+
+
+def _all_answers(doc: Document, table: BlockTable, chosen: np.ndarray, length: np.ndarray
+                 ) -> np.ndarray | None:
+    """The blocks of every answer of a Q&A page (``doc.answers``, from its schema.org
+    microdata) once :data:`ANSWER_MIN_CHARS` of some answer's text are chosen: the model
+    judges blocks by their place in the page, and the answers after the first came out as
+    comments far down (a StackExchange page lost its 2nd and 3rd answers).  None: no change."""
+    mask = np.zeros(doc.size, dtype=bool)
+    mask[list(doc.answers)] = True
+    inside = doc.covered(mask)
+    ids = table.ids
+    in_answer = (ids < doc.size) & inside[np.minimum(ids, doc.size - 1)]
+    if length[in_answer & chosen].sum() < ANSWER_MIN_CHARS:
+        return None
+    return in_answer & ~chosen if (in_answer & ~chosen).any() else None
 
 
 def _ad_labels(doc: Document, table: BlockTable) -> np.ndarray:
