@@ -311,6 +311,29 @@ def test_traditional_and_simplified_chinese_meet_on_the_same_keys():
         assert set(term_tokens(term)) <= set(tokenize(page))
 
 
+def test_french_elisions_turkish_i_and_any_language_code():
+    """Found by a review of other languages: "l'ordinateur" was keyed "lordinateur" (the
+    term "ordinateur" never matched it), all-caps Turkish "BİLGİSAYAR" and "YAZILIM" never
+    met their lower-case forms, and a topic could not say `languages = ["de"]`."""
+    assert tokenize("l'ordinateur d'énergie qu'il dell'energia") == \
+        tokenize("ordinateur énergie il energia")
+    assert tokenize("don't o'clock") == ["dont", "oclock"]       # English unchanged
+    assert tokenize("BİLGİSAYAR YAZILIM") == tokenize("bilgisayar yazılım")
+    topic = topic_from_dict({"name": "Energie", "languages": ["de", "ger", "DE-at"],
+                             "features": {"terms": ["Windkraft"]}})
+    assert topic.languages == ("de",)
+    french = topic_from_dict({"name": "informatique", "languages": ["fr"],
+                              "features": {"terms": ["ordinateur", "logiciel"]}})
+    model = RelevanceModel(french, DocumentFrequencies())
+    text = ("L'ordinateur de l'école exécute un logiciel libre. Chaque élève apprend à "
+            "programmer l'ordinateur et à installer le logiciel de la classe. ") * 4
+    page_fr = f'<html lang="fr"><head><title>École</title></head><body><p>{text}</p></body></html>'
+    result = model.score_html(page_fr, method="e1")
+    assert result.language == "fr" and result.relevant and "ordinateur" in result.matched
+    english = f'<html lang="en"><body><p>{"The computer runs software. " * 20}</p></body></html>'
+    assert "not in the topic" in (model.score_html(english, method="e1").reason or "")
+
+
 def test_stray_han_on_an_english_page_is_kept_whole_without_loading_jieba():
     # a fresh interpreter: the segmenter is loaded once per process
     import subprocess
@@ -385,7 +408,7 @@ GOOD = 'name = "t"\n[features]\nterms = ["volcano"]\n'
     ('name = "t"\nthreshold = 1.5\n[features]\nterms = ["volcano"]\n', "threshold", "outside"),
     ('name = "t"\nthreshold = "high"\n[features]\nterms = ["volcano"]\n', "threshold", "number"),
     ('name = "t"\nkeywords = ["a"]\n[features]\nterms = ["volcano"]\n', "keywords", "unknown"),
-    ('name = "t"\nlanguages = ["fr"]\n[features]\nterms = ["volcano"]\n', "languages[0]",
+    ('name = "t"\nlanguages = ["xx"]\n[features]\nterms = ["volcano"]\n', "languages[0]",
      "unknown language"),
     ('name = "t"\n[features]\nterms = ["volcano"]\ntopics = ["x"]\n', "features.topics",
      "unknown"),

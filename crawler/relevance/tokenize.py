@@ -206,10 +206,21 @@ def fold(word: str) -> str:
     return word
 
 
+# the elided articles, pronouns and prepositions of French and Italian glued to the next word
+# by an apostrophe (l'ordinateur, d'énergie, qu'il, dell'energia, all'interno): the word is
+# the part after it.  English words do not start so ("don't", "o'clock" are left as they were)
+_ELIDED = re.compile(r"^(?:[ldjmnstc]|qu|jusqu|lorsqu|puisqu|quoiqu|dell|dall|nell|sull|all"
+                     r"|coll|dev|un|quell|quest|tutt|nessun|buon|bell)'(?=[^\W\d_]{2})")
+
+
 def _latin(word: str) -> tuple[str, ...]:
     """Keys of one word run; a hyphenated word gives one key per part, and there single
     letters are kept (``e-mail`` -> ``e``, ``mail``)."""
     low = word.lower()
+    if "\u0307" in low or "ı" in low:
+        # Turkish: "İ" lower-cases to "i" and a combining dot above, "I" to "i" where the
+        # language writes "ı" (YAZILIM, yazılım): both read as "i"
+        low = low.replace("i\u0307", "i").replace("ı", "i")
     if "-" not in low and "'" not in low and "’" not in low:    # one plain part (most words)
         if low in EN_STOP or low.isdigit() or len(low) < 2:
             return ()
@@ -218,6 +229,7 @@ def _latin(word: str) -> tuple[str, ...]:
     out = []
     for w in parts:
         w = w.removesuffix("'s")
+        w = _ELIDED.sub("", w, count=1)     # l'ordinateur: ordinateur
         w = w.replace("'", "")
         if not w or w in EN_STOP or w.isdigit() or (len(w) < 2 and len(parts) == 1):
             continue

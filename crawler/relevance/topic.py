@@ -4,7 +4,8 @@ Shape (every other key is an error)::
 
     name = "information-technology"          # required
     description = "Computers, software"       # optional
-    languages = ["en"]                        # optional: "en", "zh"; detected per page if omitted
+    languages = ["en"]                        # optional: ISO 639 codes of the pages kept;
+                                              # every language when omitted
     threshold = 0.2                           # optional, in [0, 1]: the relevance threshold eta
     seeds = ["http://example.test/"]          # optional
     [features]                                # required, at least one term in all
@@ -26,10 +27,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from extraction.metadata import declared_code
+
 from .tokenize import term_tokens
 
 CATEGORIES = ("subjects", "terms", "judgments")
-LANGUAGES = ("en", "zh")
+LANGUAGES = ("en", "zh")      # the languages the tokeniser treats specially (stemming, jieba)
 TOP_KEYS = ("name", "description", "languages", "threshold", "seeds", "features", "synonyms")
 
 
@@ -107,10 +110,15 @@ def topic_from_dict(data: Mapping[str, Any], path: str = "<topic>") -> Topic:
     languages: tuple[str, ...] = ()
     if "languages" in data:
         languages = _string_list(path, "languages", data["languages"], allow_empty=False)
+        codes = []
         for i, code in enumerate(languages):
-            if code not in LANGUAGES:
+            known = declared_code(code)
+            if known is None:
                 raise _fail(path, f"languages[{i}]",
-                            f"unknown language code {code!r} (known: {', '.join(LANGUAGES)})")
+                            f"unknown language code {code!r} (an ISO 639 code: "
+                            f"{', '.join(LANGUAGES)}, de, fr, ja, ...)")
+            codes.append(known)
+        languages = tuple(dict.fromkeys(codes))
     threshold = data.get("threshold")
     if threshold is not None:
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
