@@ -146,7 +146,7 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     if whole is not None:
         chosen = chosen | whole
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
-    notice = _consent_blocks(doc, table.ids) | _ad_labels(doc, table)
+    notice = _consent_blocks(doc, table.ids) | _ad_labels(doc, table, length)
     if (chosen & notice).any() and (chosen & ~notice).any():
         chosen = chosen & ~notice
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
@@ -273,11 +273,12 @@ def _all_answers(doc: Document, table: BlockTable, chosen: np.ndarray, length: n
     return in_answer & ~chosen if (in_answer & ~chosen).any() else None
 
 
-def _ad_labels(doc: Document, table: BlockTable) -> np.ndarray:
+def _ad_labels(doc: Document, table: BlockTable, length: np.ndarray) -> np.ndarray:
     """Which blocks are an advertisement slot's label alone (:data:`AD_LABEL`), not a
-    heading or a table cell."""
+    heading or a table cell (``length``: the blocks' lengths, the short ones read)."""
     owners = np.minimum(table.ids, doc.size - 1)
-    labels = ~doc.is_tag(_NOT_AD_LABELS)[owners] & (table.ids < doc.size)
+    labels = (length < AD_LABEL_MAX_CHARS + 1) & (table.ids < doc.size)
+    labels[labels] &= ~doc.is_tag(_NOT_AD_LABELS)[owners[labels]]
     for k in np.flatnonzero(labels).tolist():
         text = table.texts[k]
         labels[k] = len(text) <= AD_LABEL_MAX_CHARS and AD_LABEL.fullmatch(text.strip()) is not None
