@@ -31,8 +31,8 @@ class CrawlLog:
         # directories are locked; a log may be anywhere)
         lock_file(self.path, "CRAWL_LOG")
         self._handle = open(self.path, "a", encoding="utf-8")
-        if ends_mid_line(self.path):         # a line cut by a kill or a full disk stays alone, unreadable
-            self._handle.write("\n")
+        if ends_mid_line(self.path):
+            self._handle.write("\n")   # a line cut by a kill or a full disk stays alone
         self._next_seq = 0
         self._next_write = 0
         self._pending: dict[int, dict[str, Any] | None] = {}

@@ -5,7 +5,8 @@ Two crawls writing one ``CORPUS_DIR`` would publish each other's open shards and
 their crawl logs; two sharing a ``STATE_DIR`` would overwrite each other's learning.  A
 ``CRAWL_LOG``, which may lie outside the corpus directory, is locked itself
 (:func:`lock_file`).  Within one process a directory or file may be locked again (counted):
-tests and tools open several crawls in turn.  Where ``fcntl`` does not exist (Windows) nothing is locked.
+tests and tools open several crawls in turn.  Where ``fcntl`` does not exist (Windows)
+nothing is locked.
 """
 from __future__ import annotations
 

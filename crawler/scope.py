@@ -29,13 +29,13 @@ def host_name(url: str) -> str:
     return urlsplit(url).hostname or ""
 
 
-def _ip_literal(name: str) -> bool:
-    """``name`` is an IPv4 or IPv6 address (brackets allowed around the latter)."""
+def _ip_address(name: str) -> str | None:
+    """``name`` as an IPv4 or IPv6 address in its usual form (brackets allowed around the
+    latter), None when it is none."""
     try:
-        ipaddress.ip_address(name.strip("[]"))
+        return str(ipaddress.ip_address(name.strip("[]")))
     except ValueError:
-        return False
-    return True
+        return None
 
 
 def _patterns(name: str, raw: Any) -> tuple[re.Pattern[str], ...]:
@@ -68,10 +68,10 @@ def parse_domains(value: str | Iterable[str] | None, seeds: Iterable[str]) -> li
         # (the seeds' hosts as their requests carry them)
         names = [host_name(canonical(s)) for s in seeds] if item == "seeds" else [item]
         for name in names:
-            if _ip_literal(name):
-                name = str(ipaddress.ip_address(name.strip("[]")))
-                if name not in out:
-                    out.append(name)
+            address = _ip_address(name)
+            if address is not None:
+                if address not in out:
+                    out.append(address)
                 continue
             # an internationalised name as requests carry it: UTS #46, as crawler.links
             # writes request URLs (Python's IDNA 2003 codec makes "straße" "strasse")

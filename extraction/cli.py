@@ -15,7 +15,7 @@ from typing import Iterator
 from . import extract
 from .evaluation import TOKENIZERS, evaluate_files
 from .methods import METHOD_NAMES, canonical
-from .warc_input import WARC_SUFFIXES, WarcPages, is_warc
+from .warc_input import WARC_SUFFIXES, WarcPages, is_warc, shown
 
 log = logging.getLogger("extraction")
 
@@ -35,12 +35,6 @@ def _positive(value: str) -> int:
     if number < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {value!r}")
     return number
-
-
-def shown(name: str | os.PathLike) -> str:
-    """A file name as text that encodes: bytes that are not UTF-8 ("caf\\xe9.html" of a
-    Latin-1 file system) escaped, so a JSON row or a message can always be written."""
-    return os.fsencode(name).decode("utf-8", "backslashreplace")
 
 
 def cmd_extract(args: argparse.Namespace) -> int:

@@ -352,6 +352,11 @@ def _may_hold_json_ld(page: str | bytes) -> bool:
         is not None
 
 
+def _holds(page: str | bytes, marker: str) -> bool:
+    """Whether the page, bytes or str, holds the ASCII ``marker``."""
+    return (marker.encode("ascii") if isinstance(page, bytes) else marker) in page
+
+
 _JSON = re.compile(r"\+[jJ][sS][oO][nN]")
 _JSON_BYTES = re.compile(rb"\+[jJ][sS][oO][nN]")
 
@@ -395,17 +400,18 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     if root is None:
         raise ParseError("no elements in input")
     # structured data lives in scripts, which the tree drops: kept aside for the metadata
+    page = data if raw is not None else html    # (searched as it was parsed: bytes or str)
     json_ld = tuple(el.text for el in root.iter("script")
                     if el.text and (el.get("type") or "").strip().lower() == "application/ld+json") \
-        if _may_hold_json_ld(data if raw is not None else html) else ()
-    if "shadowroot" in html if raw is None else b"shadowroot" in data:
+        if _may_hold_json_ld(page) else ()
+    if _holds(page, "shadowroot"):
         _open_shadow_roots(root)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     _drop_fallbacks(root)
     _drop_hidden(root)
     doc = _build(root, encoding, url)
     doc.json_ld = json_ld
-    if "schema.org/Answer" in html if raw is None else b"schema.org/Answer" in data:
+    if _holds(page, "schema.org/Answer"):
         doc.answers = _answer_bodies(doc)
     return doc
 

@@ -111,7 +111,7 @@ def evaluate_files(data: str | Path, pred: str | Path, tokenizer: str = "auto") 
 
 def _texts(path: str | Path) -> dict[str, str]:
     """Id -> text of a JSONL of ``{"id": ..., "text": ...}`` rows, in file order; ``ValueError``
-    naming the file and line of a row of another shape."""
+    naming the file and the row (counted among the non-blank lines) of another shape."""
     out: dict[str, str] = {}
     for number, row in enumerate(read_jsonl(path), 1):
         text = row.get("text") if isinstance(row, dict) else None

@@ -10,14 +10,13 @@ Everything else (a record the archive's end cuts short included) is counted in
 """
 from __future__ import annotations
 
+import gzip
 import logging
 import os
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
-
-import gzip
 
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
@@ -81,6 +80,13 @@ def _content_stream(record):
 def _tokens(value: str | None) -> list[str]:
     """The comma-separated tokens of a header value, lower-cased."""
     return [t.strip().lower() for t in (value or "").split(",") if t.strip()]
+
+
+def shown(name: str | os.PathLike) -> str:
+    """A file name as text that encodes: bytes that are not UTF-8 ("caf\\xe9.html" of a
+    Latin-1 file system) escaped, so a JSON row or a message can always be written."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
 
 MAX_PAGE_BYTES = 32 << 20   # [ours] a larger record body is skipped, not read into memory
 WARC_SUFFIXES = (".warc", ".warc.gz", ".arc", ".arc.gz")
@@ -152,7 +158,7 @@ class WarcPages:
         stops reading it (damage, warcio's own failures) raised as :class:`_Damage`, the
         rest (a fault in this module) as itself."""
         arc = self.path.name.lower().endswith((".arc", ".arc.gz"))
-        name = os.fsencode(self.path.name).decode("utf-8", "backslashreplace")
+        name = shown(self.path.name)
         try:
             stream = opener()
         except OSError as err:

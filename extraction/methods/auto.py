@@ -72,11 +72,11 @@ AD_LABEL = re.compile(
     r"|реклама|广告|廣告|広告|スポンサーリンク|광고)[\W_]*",
     re.I)
 AD_LABEL_MAX_CHARS = 80
+# [ours] the chosen text an answer of a Q&A page must hold before every answer is taken
+ANSWER_MIN_CHARS = 200
 # [ours] a data table (no table inside, at least this many rows of two cells or more, blocks
 # of at most TABLE_MAX_CELL_CHARS characters on average) is kept or left whole, see
 # _whole_tables
-# [ours] the chosen text an answer of a Q&A page must hold before every answer is taken
-ANSWER_MIN_CHARS = 200
 TABLE_MIN_ROWS = 3
 TABLE_MAX_CELL_CHARS = 60
 TABLE_MAX_LINK_SHARE = 0.6      # ... and at most this share of its text in links
@@ -137,14 +137,12 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
             return empty("no block of the body looks like main content",
                          best_probability=float(prob.max()))
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
+    grown = chosen
     if doc.answers and relaxed is False:
-        answers = _all_answers(doc, table, chosen, length)
-        if answers is not None:
-            chosen = chosen | answers
-            keep = np.isin(table.owner, table.ids[chosen]) & body_text
-    whole = _whole_tables(doc, table, chosen, length, body_text)
-    if whole is not None:
-        chosen = chosen | whole
+        grown = grown | _all_answers(doc, table, grown, length)
+    grown = grown | _whole_tables(doc, table, grown, length, body_text)
+    if (grown != chosen).any():
+        chosen = grown
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
     notice = _consent_blocks(doc, table.ids) | _ad_labels(doc, table, length)
     if (chosen & notice).any() and (chosen & ~notice).any():
@@ -207,7 +205,7 @@ def _consent_blocks(doc: Document, ids: np.ndarray) -> np.ndarray:
 
 
 def _whole_tables(doc: Document, table: BlockTable, chosen: np.ndarray, length: np.ndarray,
-                  body_text: np.ndarray) -> np.ndarray | None:
+                  body_text: np.ndarray) -> np.ndarray:
     """The blocks of the data tables that lie inside the chosen text: blocks are judged one by
     one, and a table's cells (numbers, linked names) come out row by row ragged ("15 3 48 49").
     A data table has no table inside, at least :data:`TABLE_MIN_ROWS` rows and two cells a
@@ -215,15 +213,15 @@ def _whole_tables(doc: Document, table: BlockTable, chosen: np.ndarray, length: 
     :data:`TABLE_MAX_LINK_SHARE` of its text in links, and a header cell (``<th>``) or a
     quarter of its blocks numbers; it is taken whole when at least half
     its text is chosen, or :data:`TABLE_MIN_SHARE` of it is and the text just before it and
-    just after it is (a table in the middle of the article).  None: no change."""
+    just after it is (a table in the middle of the article)."""
+    ids = table.ids
+    whole = np.zeros(len(ids), dtype=bool)
     tables = np.flatnonzero(doc.is_tag(("table",)))
     if not len(tables) or not chosen.any():
-        return None
-    ids = table.ids
+        return whole
     rows, cells, inner, heads = (np.concatenate(([0], np.cumsum(doc.is_tag(tags))))
                                  for tags in (("tr",), ("td", "th"), ("table",), ("th",)))
     text_nodes = np.flatnonzero(table.text_mask & body_text & (doc.tlen > 0))
-    whole = np.zeros(len(ids), dtype=bool)
     for t in tables.tolist():
         end = int(doc.end[t])
         n_rows = rows[end] - rows[t]
@@ -254,23 +252,23 @@ def _whole_tables(doc: Document, table: BlockTable, chosen: np.ndarray, length: 
             if not chosen[np.minimum(around, len(ids) - 1)].all():
                 continue
         whole[lo:hi] = True
-    return whole if whole.any() else None
+    return whole
 
 
 def _all_answers(doc: Document, table: BlockTable, chosen: np.ndarray, length: np.ndarray
-                 ) -> np.ndarray | None:
+                 ) -> np.ndarray:
     """The blocks of every answer of a Q&A page (``doc.answers``, from its schema.org
     microdata) once :data:`ANSWER_MIN_CHARS` of some answer's text are chosen: the model
     judges blocks by their place in the page, and the answers after the first came out as
-    comments far down (a StackExchange page lost its 2nd and 3rd answers).  None: no change."""
+    comments far down (a StackExchange page lost its 2nd and 3rd answers)."""
     mask = np.zeros(doc.size, dtype=bool)
     mask[list(doc.answers)] = True
     inside = doc.covered(mask)
     ids = table.ids
     in_answer = (ids < doc.size) & inside[np.minimum(ids, doc.size - 1)]
     if length[in_answer & chosen].sum() < ANSWER_MIN_CHARS:
-        return None
-    return in_answer & ~chosen if (in_answer & ~chosen).any() else None
+        return np.zeros(len(ids), dtype=bool)
+    return in_answer
 
 
 def _ad_labels(doc: Document, table: BlockTable, length: np.ndarray) -> np.ndarray:
