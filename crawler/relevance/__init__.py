@@ -10,7 +10,7 @@
 >>> rel = model.score_page(page)                        # or model.score(doc, main_text, url)
 >>> rel.score, rel.relevant, rel.by_type, rel.matched
 
-Modules: :mod:`.topic` (TOML topic files), :mod:`.tokenize` (English and Chinese tokens),
+Modules: :mod:`.topic` (TOML topic files), :mod:`.tokenize` (tokens per language),
 :mod:`.blocks` (tag-block model), :mod:`.model` (relevance), :mod:`.frequencies` (IDF
 statistics), :mod:`.library` (dynamic feature library).
 """

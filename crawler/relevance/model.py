@@ -65,6 +65,7 @@ from .tokenize import (
     PhraseMatcher,
     first_surfaces,
     key_info,
+    lexicon,
     phrase_key,
     surfaces,
     term_tokens,
@@ -108,6 +109,7 @@ class TopicVector:
     label: Mapping[str, str]
     template: Mapping[str, str]
     matcher: PhraseMatcher
+    language: str | None = None     # whose lexicon made the keys (None: English)
     # text -> concept_hits(text); the vector never changes (a grown library builds a new one)
     _hits: dict[str, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -128,16 +130,20 @@ class TopicVector:
         if hits is None:
             if len(self._hits) >= CONCEPT_MEMO_MAX:
                 self._hits.clear()
-            keys = self.matcher.join(tokenize(text, segment_han=None))
+            keys = self.matcher.join(tokenize(text, segment_han=None, language=self.language))
             hits = self._hits[text] = float(sum(self.weights.get(self.template.get(k, k), 0.0)
                                                 for k in keys))
         return hits
 
 
 def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | None = None,
-                       extra: Mapping[str, tuple[str, str]] | None = None) -> TopicVector:
+                       extra: Mapping[str, tuple[str, str]] | None = None,
+                       language: str | None = None) -> TopicVector:
     """Topic vector of ``F_b ∪ F_s ∪ F_v`` plus synonym concepts (as ``terms`` when not listed)
-    plus ``extra`` learnt terms ``{key: (category, label)}``; weight = the category weight."""
+    plus ``extra`` learnt terms ``{key: (category, label)}``; weight = the category weight.
+    Its keys are those of pages in ``language`` (:func:`~.tokenize.lexicon`: stop words and
+    stemmer); a term that is a stop word there is left out of that language's vector."""
+    language = lexicon(language).code
     cw = {c: 1.0 for c in CATEGORIES}
     cw.update(category_weights or {})
     weights: dict[str, float] = {}
@@ -146,7 +152,7 @@ def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | Non
     phrases: list[tuple[str, ...]] = []
 
     def add(term: str, cat: str) -> str | None:
-        toks = term_tokens(term)
+        toks = term_tokens(term, language)
         if not toks:
             return None
         key = phrase_key(toks)
@@ -165,7 +171,7 @@ def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | Non
         if ckey is None:
             continue
         for v in variants:
-            toks = term_tokens(v)
+            toks = term_tokens(v, language)
             if toks:
                 if len(toks) > 1:
                     phrases.append(toks)
@@ -177,7 +183,7 @@ def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | Non
             weights[key], category[key], label[key] = float(cw.get(cat, 1.0)), cat, lab
             if " " in key:
                 phrases.append(tuple(key.split(" ")))
-    return TopicVector(weights, category, label, template, PhraseMatcher(phrases))
+    return TopicVector(weights, category, label, template, PhraseMatcher(phrases), language)
 
 
 @dataclass
@@ -225,7 +231,7 @@ class PageTerms:
         if units is None:
             surface = self.surface
             return {k: surface[k] for k in keys if k in surface}
-        return first_surfaces(chain.from_iterable(units), keys)
+        return first_surfaces(chain.from_iterable(units), keys, self.language)
 
     def _defer_surface(self, units: list[Iterable[str]]) -> None:
         """Let ``surface`` be computed on first access from the blocks' distinct units (see
@@ -237,7 +243,7 @@ def _get_surface(self: PageTerms) -> dict[str, str]:
     state = self.__dict__
     units = state.get("_surface_units")
     if units is not None:                   # deferred by analyse(): compute it now
-        state["_surface"] = surfaces(dict.fromkeys(chain.from_iterable(units)))
+        state["_surface"] = surfaces(dict.fromkeys(chain.from_iterable(units)), self.language)
         state.pop("_surface_units", None)
     return state["_surface"]
 
@@ -324,25 +330,40 @@ class RelevanceModel:
         self.sublinear_tf = sublinear_tf
         self.block_options = dict(block_options or {}, nav_link_density=nav_link_density)
         self._library_version = -1
-        self._vector: TopicVector | None = None
+        self._vectors: dict[str | None, TopicVector] = {}
 
     # ------------------------------------------------------------------ topic side
     @property
     def vector(self) -> TopicVector:
-        """The current topic vector (rebuilt when the library accepted new terms)."""
+        """The current topic vector in the topic's first language (English when it names
+        none): the one link texts are scored with."""
+        return self.vector_for(self.topic.languages[0] if self.topic.languages else None)
+
+    def vector_for(self, language: str | None) -> TopicVector:
+        """The current topic vector with the keys of pages in ``language`` (built once per
+        language; all rebuilt when the library accepted new terms)."""
         version = self.library.version if self.library is not None else 0
-        if self._vector is None or version != self._library_version:
-            extra = self.library.accepted() if self.library is not None else None
-            self._vector = build_topic_vector(self.topic, self.category_weights, extra)
+        if version != self._library_version:
+            self._vectors.clear()
             self._library_version = version
-        return self._vector
+        vec = self._vectors.get(language)       # (keyed by the code as given, and by lexicon)
+        if vec is None:
+            code = lexicon(language).code
+            vec = self._vectors.get(code)
+            if vec is None:
+                extra = self.library.accepted() if self.library is not None else None
+                vec = self._vectors[code] = build_topic_vector(
+                    self.topic, self.category_weights, extra, code)
+            self._vectors[language] = vec
+        return vec
 
     def learn(self, page: PageTerms, relevance: Relevance) -> list[Candidate]:
         """Feed a scored page to the dynamic library (if any); returns newly accepted terms.
         The topic vector picks them up on the next score."""
         if self.library is None:
             return []
-        return self.library.observe(page, relevance, self.vector, self.stats.idf_many)
+        return self.library.observe(page, relevance, self.vector_for(page.language),
+                                    self.stats.idf_many)
 
     def set_threshold(self, threshold: float) -> None:
         """Use η = ``threshold`` from the next page on (and the concept cap that follows
@@ -367,19 +388,19 @@ class RelevanceModel:
             return PageTerms(url=url, reason=f"block model failed: {err!r}")
         if not blocks:
             return PageTerms(url=url, reason="no text in the page")
-        vec = self.vector
         sample = main_text or " ".join(b.content for b in blocks if b.type != "navigation")
         if language is None:
             html = doc.root if getattr(doc.root, "tag", None) == "html" else None
             language = detect_language(sample[:5000],
                                        html.get("lang") if html is not None else None)
         page = PageTerms(language=language, url=url, info={"blocks": len(blocks)})
+        vec = self.vector_for(language)
         join = vec.matcher.join if vec.matcher else None
         substitute = vec.template.get if vec.template else None
         seen: list[Iterable[str]] = []
         segment_han = language == "zh"
         for b in blocks:
-            keys, distinct = key_info(b.content, segment_han)
+            keys, distinct = key_info(b.content, segment_han, language)
             if not keys:
                 continue
             seen.append(distinct)
@@ -423,7 +444,7 @@ class RelevanceModel:
         if langs and page.language and page.language not in langs:
             return self._zero(f"page language {page.language!r} not in the topic's "
                               f"{list(langs)}", page.url, page.language)
-        vec = self.vector
+        vec = self.vector_for(page.language)
         by_type: dict[str, float] = {}
         contrib: dict[str, float] = {}
         if self.reading == "R1":

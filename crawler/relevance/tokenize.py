@@ -1,4 +1,5 @@
-"""Tokens for topic relevance (ALGORITHMS.md §8.5, §10.3): English and Chinese.
+"""Tokens for topic relevance (ALGORITHMS.md §8.5, §10.3): English, Chinese and, per page
+language, the other languages (:class:`Lexicon`).
 
 A text is cut into runs by script.  **Han runs** are segmented with jieba (a real
 dictionary/HMM segmenter, loaded lazily on first use, its start-up log silenced).  **Other
@@ -25,6 +26,15 @@ English normalisation [DEFAULT], kept deliberately light (a crawler filter, not 
 Text is read in NFKC (full-width letters, decomposed accents, ligatures) without invisible
 characters (soft hyphens, zero-width spaces and joiners), and a word keeps its combining marks
 (Hindi, Thai, vowelled Arabic).
+
+Other languages [DEFAULT, not from the source]: a page's key words depend on its language
+(:func:`lexicon`): the Snowball stemmer of the language (PyStemmer: German, French, Spanish,
+Russian, Polish, ... 33 languages) and its stop words (``stopwordsiso``) replace English
+steps 2-5; a topic term made only of stop words has them taken off its language's list (the
+lists hold content words).  Japanese runs of Han and kana are segmented by MeCab (``fugashi``, ``unidic-lite``)
+into dictionary forms, and not read in simplified Chinese forms.  The topic's terms are read
+with the same lexicon as the page (:class:`~.model.RelevanceModel` builds one topic vector
+per language).
 
 Keys are internal; show users the original terms.  Chinese: stop words (:data:`ZH_STOP`) and
 punctuation are dropped, Latin words inside Chinese text get the English treatment.
@@ -82,17 +92,18 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 _INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200d\u2060\ufeff]")
 
 
-def normal_text(text: str) -> str:
+def normal_text(text: str, simplify_han: bool = True) -> str:
     """``text`` as the tokeniser reads it: NFKC (full-width ``Ｐｙｔｈｏｎ`` is ``Python``, a
     decomposed accent is one letter, a ligature its letters) without invisible characters
-    (``vol\u00adcano`` is ``volcano``).  ASCII text is returned as it is."""
+    (``vol\u00adcano`` is ``volcano``), Han in its simplified forms unless ``simplify_han`` is
+    false (Japanese).  ASCII text is returned as it is."""
     if text.isascii():
         return text
     if _INVISIBLE_RE.search(text) is not None:      # first: "e\u00ad\u0301" is then é
         text = text.translate(_INVISIBLE)
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)
-    if _HAN.search(text) is not None:
+    if simplify_han and _HAN.search(text) is not None:
         text = simplified(text)
     return text
 
@@ -213,28 +224,38 @@ _ELIDED = re.compile(r"^(?:[ldjmnstc]|qu|jusqu|lorsqu|puisqu|quoiqu|dell|dall|ne
                      r"|coll|dev|un|quell|quest|tutt|nessun|buon|bell)'(?=[^\W\d_]{2})")
 
 
-def _latin(word: str) -> tuple[str, ...]:
-    """Keys of one word run; a hyphenated word gives one key per part, and there single
-    letters are kept (``e-mail`` -> ``e``, ``mail``)."""
+def _words(word: str) -> tuple[list[str], bool]:
+    """The lower-case words of one word run as :func:`_latin` judges them, and whether the run
+    was split (hyphenated or with an apostrophe)."""
     low = word.lower()
     if "\u0307" in low or "ı" in low:
         # Turkish: "İ" lower-cases to "i" and a combining dot above, "I" to "i" where the
         # language writes "ı" (YAZILIM, yazılım): both read as "i"
         low = low.replace("i\u0307", "i").replace("ı", "i")
     if "-" not in low and "'" not in low and "’" not in low:    # one plain part (most words)
-        if low in EN_STOP or low.isdigit() or len(low) < 2:
-            return ()
-        return (fold(low),)
-    parts = low.replace("’", "'").split("-")
+        return [low], False
     out = []
-    for w in parts:
+    for w in low.replace("’", "'").split("-"):
         w = w.removesuffix("'s")
         w = _ELIDED.sub("", w, count=1)     # l'ordinateur: ordinateur
-        w = w.replace("'", "")
-        if not w or w in EN_STOP or w.isdigit() or (len(w) < 2 and len(parts) == 1):
-            continue
-        out.append(fold(w))
-    return tuple(out)
+        out.append(w.replace("'", ""))
+    return out, True
+
+
+def _latin(word: str, stop: frozenset[str] = EN_STOP,
+           stem: Callable[[str], str] = fold) -> tuple[str, ...]:
+    """Keys of one word run; a hyphenated word gives one key per part, and there single
+    letters are kept (``e-mail`` -> ``e``, ``mail``).  ``stop`` and ``stem``: the language's
+    (:class:`Lexicon`), English by default."""
+    words, split = _words(word)
+    if not split:
+        low = words[0]
+        if low in stop or low.isdigit() or len(low) < 2:
+            return ()
+        return (stem(low),)
+    alone = len(words) == 1
+    return tuple(stem(w) for w in words
+                 if w and w not in stop and not w.isdigit() and (len(w) >= 2 or not alone))
 
 
 def _han(run: str, inner_terms: bool = True) -> Iterable[tuple[str, str]]:
@@ -267,22 +288,6 @@ def _inner_terms(piece: str) -> tuple[str, ...]:
     return found
 
 
-def _unit_keys(unit: str) -> tuple[str, ...]:
-    """Keys of one unit: a Han piece kept by :func:`_han` is its own key; a word run (the
-    ``word`` branch of :data:`_RUN`, no Han character) goes through :func:`_latin`."""
-    return (unit,) if _HAN.search(unit) is not None else _latin(unit)
-
-
-def _unit_pairs(unit: str) -> tuple[tuple[str, str], ...]:
-    """``(key, surface)`` pairs of one unit: a unit giving one key has itself (lower-cased) as
-    its surface; the parts of a hyphenated word are their own surfaces."""
-    keys = _UNIT_KEYS[unit]
-    if len(keys) == 1:
-        key = keys[0]
-        return ((key, unit if key == unit else unit.lower()),)
-    return tuple((k, k) for k in keys)
-
-
 class _UnitTable(dict):
     """Unit -> its entries, filled on lookup: a missing unit is computed by ``dict``'s
     ``__missing__`` hook, so a C-level ``map(table.__getitem__, units)`` is one pass over a
@@ -302,18 +307,186 @@ class _UnitTable(dict):
 
 
 _UNIT_TABLE_MAX = 262_144
-_UNIT_KEYS = _UnitTable(_unit_keys)
-_UNIT_PAIRS = _UnitTable(_unit_pairs)
 
 
-def _keys_of(units: list[str]) -> list[str]:
-    """Keys of a list of units, in order."""
-    return list(chain.from_iterable(map(_UNIT_KEYS.__getitem__, units)))
+# Japanese: runs of Han and kana (with the iteration marks) go to MeCab; the rest is cut into
+# word runs as anywhere else
+_JA_RUN = re.compile(f"([{HAN_CLASS}\u3005\u3006\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff]+)")
+# MeCab (UniDic) parts of speech that carry no topic: particles, auxiliary verbs, symbols,
+# pronouns; and the light verbs and adjectives (する, ある, いる, なる, できる: 非自立可能)
+_JA_SKIP = frozenset(("助詞", "助動詞", "補助記号", "記号", "空白", "代名詞"))
+_JA_LIGHT = frozenset(("動詞", "形容詞"))
+_TAGGER: list = []
 
 
-def _pairs_of(units: list[str]) -> list[tuple[str, str]]:
-    """Pairs of a list of units, in order."""
-    return list(chain.from_iterable(map(_UNIT_PAIRS.__getitem__, units)))
+def _japanese_units(text: str) -> list[str]:
+    """Units of Japanese text: each Han/kana run segmented by MeCab (``fugashi`` with the
+    ``unidic-lite`` dictionary), every word as its dictionary form (走った, 走らない -> 走る;
+    コンピュータ -> コンピューター); particles, auxiliary and light verbs, pronouns and
+    symbols left out."""
+    if not _TAGGER:
+        with _SEG_LOCK:
+            if not _TAGGER:
+                import fugashi
+                _TAGGER.append(fugashi.Tagger())
+    tagger = _TAGGER[0]
+    out: list[str] = []
+    for i, part in enumerate(_JA_RUN.split(text)):
+        if not i % 2:
+            if part:
+                out.extend(_WORD_NO_HAN.findall(part))
+            continue
+        for word in tagger(part):
+            feature = word.feature
+            pos = feature.pos1
+            if pos in _JA_SKIP or (pos in _JA_LIGHT and feature.pos2 == "非自立可能"):
+                continue
+            lemma = feature.lemma
+            # (a loanword's lemma carries its origin: コンピューター-computer)
+            out.append(lemma.split("-", 1)[0] if lemma else word.surface)
+    return out
+
+
+class Lexicon:
+    """How the word runs of one language become keys: its stop words and its stemmer
+    [DEFAULT, not from the source], with the unit tables and the short-text cache that go
+    with them (the same unit has other keys in another language).  :func:`lexicon` gives
+    the lexicon of a language code; Han pieces are their own keys in every lexicon."""
+
+    def __init__(self, code: str | None, stop: frozenset[str], stem: Callable[[str], str],
+                 segment: Callable[[str], list[str]] | None = None):
+        self.code, self.stop, self.stem = code, stop, stem
+        # a language's own segmenter (Japanese): text -> units, replacing the script runs;
+        # its Han is not read in simplified forms
+        self.segment = segment
+        self.simplify_han = segment is None
+        self.keys = _UnitTable(self._unit_keys)         # unit -> its keys
+        self.pairs = _UnitTable(self._unit_pairs)       # unit -> its (key, surface) pairs
+        self.short_info = lru_cache(maxsize=_CACHE_TEXTS)(self._short_info)
+
+    def __repr__(self) -> str:
+        return f"Lexicon({self.code or 'en'!r})"
+
+    def keep(self, units: Iterable[str]) -> None:
+        """Never read the words of these units (a topic term made of nothing else) as stop
+        words: the stop lists of ``stopwordsiso`` hold content words too (French *force*,
+        Portuguese *sistema*, Swedish *låt*), and a term must match its words on pages.
+        Process-wide and additive, like the Chinese segmenter's dictionary; the cached keys
+        are recomputed."""
+        words = {w for unit in units for w in _words(unit)[0]}
+        if self.stop.isdisjoint(words):
+            return
+        with _LEX_LOCK:
+            self.stop = self.stop - words
+            self.keys.clear()
+            self.pairs.clear()
+            self.short_info.cache_clear()
+
+    def _unit_keys(self, unit: str) -> tuple[str, ...]:
+        """Keys of one unit: a Han piece kept by :func:`_han` is its own key; a word run (the
+        ``word`` branch of :data:`_RUN`, no Han character) goes through :func:`_latin`."""
+        return (unit,) if _HAN.search(unit) is not None else _latin(unit, self.stop, self.stem)
+
+    def _unit_pairs(self, unit: str) -> tuple[tuple[str, str], ...]:
+        """``(key, surface)`` pairs of one unit: a unit giving one key has itself (lower-cased)
+        as its surface; the parts of a hyphenated word are their own surfaces."""
+        keys = self.keys[unit]
+        if len(keys) == 1:
+            key = keys[0]
+            return ((key, unit if key == unit else unit.lower()),)
+        return tuple((k, k) for k in keys)
+
+    def keys_of(self, units: list[str]) -> list[str]:
+        """Keys of a list of units, in order."""
+        return list(chain.from_iterable(map(self.keys.__getitem__, units)))
+
+    def pairs_of(self, units: list[str]) -> list[tuple[str, str]]:
+        """Pairs of a list of units, in order."""
+        return list(chain.from_iterable(map(self.pairs.__getitem__, units)))
+
+    def units(self, text: str, segment_han: bool = True, inner_terms: bool = True
+              ) -> list[str]:
+        """:func:`units` of a text already read by :func:`normal_text`, by this language's
+        segmenter when it has one."""
+        if self.segment is not None:
+            return self.segment(text)
+        return _units(text, segment_han, inner_terms)
+
+    def cached(self, text: str) -> bool:
+        """Whether :meth:`short_info` serves ``text``: short, and Han-free unless the
+        language segments its own Han (jieba's dictionary grows with topic terms)."""
+        return len(text) <= _CACHE_TEXT_CHARS and (self.segment is not None
+                                                   or _HAN.search(text) is None)
+
+    def _short_info(self, text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        found = _WORD_NO_HAN.findall(text) if self.segment is None else self.segment(text)
+        return tuple(self.keys_of(found)), tuple(dict.fromkeys(found))
+
+
+# English (and every language without a lexicon of its own): EN_STOP and the light fold
+ENGLISH = Lexicon(None, EN_STOP, fold)
+_UNIT_KEYS, _UNIT_PAIRS = ENGLISH.keys, ENGLISH.pairs
+
+# ISO 639-1 code -> Snowball stemmer (PyStemmer); English keeps :func:`fold`
+SNOWBALL = {
+    "ar": "arabic", "hy": "armenian", "eu": "basque", "ca": "catalan", "cs": "czech",
+    "da": "danish", "nl": "dutch", "eo": "esperanto", "et": "estonian", "fi": "finnish",
+    "fr": "french", "de": "german", "el": "greek", "hi": "hindi", "hu": "hungarian",
+    "id": "indonesian", "ga": "irish", "it": "italian", "lt": "lithuanian", "ne": "nepali",
+    "no": "norwegian", "nb": "norwegian", "nn": "norwegian", "fa": "persian", "pl": "polish",
+    "pt": "portuguese", "ro": "romanian", "ru": "russian", "sr": "serbian", "st": "sesotho",
+    "es": "spanish", "sv": "swedish", "ta": "tamil", "tr": "turkish", "yi": "yiddish",
+}
+_STOP_ALIAS = {"nb": "no", "nn": "no"}      # stopwordsiso's code for the language
+_LEXICONS: dict[str, Lexicon] = {}         # base code -> its lexicon
+_BY_NAME: dict[str | None, Lexicon] = {None: ENGLISH, "en": ENGLISH}    # code as given -> ...
+_LEX_LOCK = threading.Lock()
+
+
+def lexicon(language: str | None) -> Lexicon:
+    """The lexicon of a language code (``de``, ``pt-BR``): its Snowball stemmer (PyStemmer)
+    and its stop words (``stopwordsiso``), for each it has; Japanese has its segmenter
+    (:func:`_japanese_units`).  English, Chinese (whose Latin words are English ones), an
+    unknown code and None: :data:`ENGLISH`."""
+    lex = _BY_NAME.get(language)
+    if lex is not None:
+        return lex
+    code = (language or "").split("-")[0].strip().lower()
+    if code in ("", "en", "zh"):
+        lex = ENGLISH
+    else:
+        with _LEX_LOCK:
+            lex = _LEXICONS.get(code)
+            if lex is None:
+                lex = _LEXICONS[code] = _load_lexicon(code)
+    if len(_BY_NAME) < 4096:           # (the codes a crawl meets: a few dozen)
+        _BY_NAME[language] = lex
+    return lex
+
+
+def _load_lexicon(code: str) -> Lexicon:
+    import stopwordsiso
+    import Stemmer
+
+    stop_code = _STOP_ALIAS.get(code, code)
+    words = stopwordsiso.stopwords(stop_code) if stopwordsiso.has_lang(stop_code) else ()
+    stop: set[str] = set()
+    for w in words:
+        w = normal_text(w, code != "ja").lower().replace("’", "'")
+        if _WORD_NO_HAN.fullmatch(w):           # single words only ("a ha" is two)
+            stop.add(w)
+            if "'" in w:                        # as _latin reads the word: aujourd'hui
+                stop.add(_ELIDED.sub("", w, count=1).replace("'", ""))
+    algorithm = SNOWBALL.get(code)
+    if code == "ja":
+        return Lexicon(code, frozenset(stop), str, _japanese_units)
+    if algorithm in Stemmer.algorithms():
+        stem = Stemmer.Stemmer(algorithm).stemWord
+    elif stop:
+        stem = str      # stop words only (Japanese, Korean, Vietnamese, ...): no stemming
+    else:
+        return ENGLISH
+    return Lexicon(code, frozenset(stop), stem)
 
 
 def units(text: str, segment_han: bool = True, inner_terms: bool = True) -> list[str]:
@@ -349,70 +522,91 @@ def first_pairs(pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
     return first
 
 
-def surfaces(distinct_units: Iterable[str]) -> dict[str, str]:
+def surfaces(distinct_units: Iterable[str], language: str | None = None) -> dict[str, str]:
     """Key -> first surface over a text given its distinct units in order of first occurrence
     (``dict.fromkeys(units(text))``).  The same as ``setdefault`` over all the text's pairs: a
     unit always gives the same pairs, so a key's first pair is at the first occurrence of the
-    unit that first gives it."""
-    return first_pairs(_pairs_of(list(distinct_units)))
+    unit that first gives it.  ``language``: the text's, for :func:`lexicon`."""
+    return first_pairs(lexicon(language).pairs_of(list(distinct_units)))
 
 
-def first_surfaces(units_in_order: Iterable[str], wanted: Iterable[str]) -> dict[str, str]:
+def first_surfaces(units_in_order: Iterable[str], wanted: Iterable[str],
+                   language: str | None = None) -> dict[str, str]:
     """What :func:`surfaces` gives for the keys of ``wanted`` only (those found), reading the
     units in page order only until each of them is found."""
     left = set(wanted)
     out: dict[str, str] = {}
-    keys_of = _UNIT_KEYS.__getitem__
+    lex = lexicon(language)
+    keys_of, pairs = lex.keys.__getitem__, lex.pairs
     for unit in units_in_order:
         if not left:
             break
         if left.isdisjoint(keys_of(unit)):      # (pairs only for the few units that matter)
             continue
-        for key, surface in _UNIT_PAIRS[unit]:
+        for key, surface in pairs[unit]:
             if key in left:
                 out[key] = surface
                 left.discard(key)
     return out
 
 
-@lru_cache(maxsize=_CACHE_TEXTS)
-def _short_info(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    found = _WORD_NO_HAN.findall(text)
-    return tuple(_keys_of(found)), tuple(dict.fromkeys(found))
-
-
-def key_info(text: str, segment_han: bool = True) -> tuple[Sequence[str], Iterable[str]]:
+def key_info(text: str, segment_han: bool = True, language: str | None = None
+             ) -> tuple[Sequence[str], Iterable[str]]:
     """``(keys, distinct units)`` of ``text``: :func:`tokenize` and its units in order of first
-    occurrence (for :func:`surfaces`); ``segment_han`` as in :func:`units`.  Read-only: may
-    come from a cache."""
-    text = normal_text(text)
-    if len(text) <= _CACHE_TEXT_CHARS and _HAN.search(text) is None:
-        return _short_info(text)
-    found = _units(text, segment_han)
-    return _keys_of(found), dict.fromkeys(found)
+    occurrence (for :func:`surfaces`); ``segment_han`` as in :func:`units`, ``language`` as in
+    :func:`tokenize`.  Read-only: may come from a cache."""
+    lex = _BY_NAME.get(language) or lexicon(language)
+    text = normal_text(text, lex.simplify_han)
+    if len(text) <= _CACHE_TEXT_CHARS and (lex.segment is not None
+                                           or _HAN.search(text) is None):   # (lex.cached)
+        return lex.short_info(text)
+    found = lex.units(text, segment_han)
+    return lex.keys_of(found), dict.fromkeys(found)
 
 
-def tokenize_surface(text: str) -> list[tuple[str, str]]:
-    """``(key, surface)`` pairs in text order; ``surface`` is the lower-cased original word."""
-    return _pairs_of(units(text))
+def tokenize_surface(text: str, language: str | None = None) -> list[tuple[str, str]]:
+    """``(key, surface)`` pairs in text order; ``surface`` is the lower-cased original word
+    (a Japanese word's dictionary form)."""
+    lex = lexicon(language)
+    return lex.pairs_of(lex.units(normal_text(text, lex.simplify_han)))
 
 
-def tokenize(text: str, segment_han: bool | None = True) -> list[str]:
+def tokenize(text: str, segment_han: bool | None = True, language: str | None = None
+             ) -> list[str]:
     """Token keys of ``text`` in order (see the module docstring); ``segment_han`` as in
-    :func:`units`, None: only when the text itself is Chinese (:func:`detect_script`)."""
-    text = normal_text(text)
+    :func:`units`, None: only when the text itself is Chinese (:func:`detect_script`);
+    ``language``: the text's, whose stop words and stemmer make the keys (:func:`lexicon`;
+    English by default)."""
+    lex = lexicon(language)
+    text = normal_text(text, lex.simplify_han)
+    if lex.cached(text):
+        return list(lex.short_info(text)[0])
+    if lex.segment is not None:
+        return lex.keys_of(lex.segment(text))
     if _HAN.search(text) is None:
-        if len(text) <= _CACHE_TEXT_CHARS:
-            return list(_short_info(text)[0])
-        return _keys_of(_WORD_NO_HAN.findall(text))
+        return lex.keys_of(_WORD_NO_HAN.findall(text))
     if segment_han is None:
         segment_han = detect_script(text) == "zh"
-    return _keys_of(_units(text, segment_han))
+    return lex.keys_of(_units(text, segment_han))
 
 
-def term_tokens(term: str) -> tuple[str, ...]:
-    """Keys of a topic term or variant.  Han terms are first added to the segmenter's
-    dictionary so that pages keep them whole (this mutates the shared segmenter: additive)."""
+def term_tokens(term: str, language: str | None = None) -> tuple[str, ...]:
+    """Keys of a topic term or variant, as a page in ``language`` (:func:`tokenize`) has them.
+    Han terms are first added to the segmenter's dictionary so that pages keep them whole
+    (this mutates the shared segmenter: additive).  A term made only of its language's stop
+    words (French *force*, Swedish *låt*: the lists hold content words) has them taken off
+    that language's list (:meth:`Lexicon.keep`); English keeps its list."""
+    keys = _term_keys(term, language)
+    lex = lexicon(language)
+    if not keys and lex is not ENGLISH:
+        lex.keep(lex.units(normal_text(term, lex.simplify_han), segment_han=False))
+        keys = _term_keys(term, language)
+    return keys
+
+
+def _term_keys(term: str, language: str | None) -> tuple[str, ...]:
+    if lexicon(language).segment is not None:       # (Japanese: as its pages are read)
+        return tuple(tokenize(term, language=language))
     term = normal_text(" ".join(term.split()))     # (Han in its simplified form, as pages)
     if has_han(term):
         seg = segmenter()
@@ -424,8 +618,8 @@ def term_tokens(term: str) -> tuple[str, ...]:
                     _INNER.clear()
         # a term is its own pieces: the topic terms inside them (足球 in 足球场) are not part
         # of its key, whatever terms were registered before
-        return tuple(_keys_of(units(term, inner_terms=False)))
-    return tuple(tokenize(term))
+        return tuple(lexicon(language).keys_of(units(term, inner_terms=False)))
+    return tuple(tokenize(term, language=language))
 
 
 def phrase_key(tokens: Sequence[str]) -> str:

@@ -32,7 +32,7 @@ from extraction.metadata import declared_code
 from .tokenize import term_tokens
 
 CATEGORIES = ("subjects", "terms", "judgments")
-LANGUAGES = ("en", "zh")      # the languages the tokeniser treats specially (stemming, jieba)
+LANGUAGES = ("en", "zh")      # named in the message of an unknown code
 TOP_KEYS = ("name", "description", "languages", "threshold", "seeds", "features", "synonyms")
 
 
@@ -86,8 +86,10 @@ def _string_list(path: str, key: str, value: Any, *, allow_empty: bool = True) -
     return tuple(out)
 
 
-def _indexable(path: str, key: str, term: str) -> None:
-    if not term_tokens(term):
+def _indexable(path: str, key: str, term: str, languages: tuple[str, ...]) -> None:
+    """A term must give a key in one of the topic's languages (English when it names none):
+    "SO" (sistema operativo) is a Spanish term, not the English stop word."""
+    if not any(term_tokens(term, lang) for lang in languages or (None,)):
         raise _fail(path, key, f"term {term!r} has no indexable word (only stop words, "
                                "numbers or single letters)")
 
@@ -150,7 +152,7 @@ def topic_from_dict(data: Mapping[str, Any], path: str = "<topic>") -> Topic:
         raise _fail(path, "features", "empty: give at least one of subjects, terms, judgments")
     for c, items in cats.items():
         for i, term in enumerate(items):
-            _indexable(path, f"features.{c}[{i}]", term)
+            _indexable(path, f"features.{c}[{i}]", term, languages)
     raw_syn = data.get("synonyms", {})
     if not isinstance(raw_syn, dict):
         raise _fail(path, "synonyms", f"expected a table, got {_type_name(raw_syn)}")
@@ -159,13 +161,13 @@ def topic_from_dict(data: Mapping[str, Any], path: str = "<topic>") -> Topic:
         key = f"synonyms.{concept}"
         if not concept.strip():
             raise _fail(path, key, "empty concept name")
-        _indexable(path, key, concept)
+        _indexable(path, key, concept, languages)
         spaced = " ".join(concept.split())
         if spaced in synonyms:
             raise _fail(path, key, f"the same concept as another key ({spaced!r}, spaces aside)")
         synonyms[spaced] = _string_list(path, key, variants, allow_empty=False)
         for i, variant in enumerate(synonyms[spaced]):
-            _indexable(path, f"{key}[{i}]", variant)
+            _indexable(path, f"{key}[{i}]", variant, languages)
     return Topic(name=name.strip(), description=description.strip(), languages=languages,
                  threshold=threshold, seeds=seeds, synonyms=synonyms, path=path, **cats)
 
