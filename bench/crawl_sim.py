@@ -243,7 +243,8 @@ class SimulatedCrawl:
             return
         urls = [link.url for link in links]
         depth = meta["depth"]
-        for s in state.scorer.score(links, relevance.score, depth, state.traps.factors(urls)):
+        for s in state.scorer.score(links, relevance.score, depth, state.traps.factors(urls),
+                                    language=relevance.language):
             if s.score > 0.0:
                 self._push(s.link.url, s.priority,
                            {"depth": depth + 1, "parent": final, "link_score": s.score,

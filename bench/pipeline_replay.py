@@ -69,7 +69,8 @@ def replay(pages: list[tuple[str, bytes, int]], topic_path: str) -> Counter:
         t6 = clock()
         urls = [link.url for link in links]
         state.observe_urls(urls)
-        scored = state.scorer.score(links, relevance.score, depth, state.traps.factors(urls))
+        scored = state.scorer.score(links, relevance.score, depth, state.traps.factors(urls),
+                                    language=relevance.language)
         t7 = clock()
         accepted = relevance.relevant and bool(extraction.text)
         first = scored[0] if scored else None

@@ -122,8 +122,12 @@ class LinkScorer:
     def __init__(self, concept_hits: Callable[[str], float], threshold: float,
                  url_similarity: UrlSimilarity | None = None,
                  learner: OnlineLogistic | None = None,
-                 tuning: ComponentWeights | None = None):
+                 tuning: ComponentWeights | None = None,
+                 hits_for: Callable[[str], Callable[[str], float]] | None = None):
+        # concept_hits(text): the topic's concepts in a link text; hits_for(language): the
+        # same for the texts of a page in that language (its own stop words and stemmer)
         self.concept_hits = concept_hits
+        self.hits_for = hits_for
         self.set_threshold(threshold)
         self.url_similarity = url_similarity or UrlSimilarity()
         self.learner = learner or OnlineLogistic()
@@ -151,8 +155,8 @@ class LinkScorer:
             self.exemplars.append(url)
 
     # ------------------------------------------------------------------ scoring
-    def _text_score(self, text: str) -> float:
-        hits = self.concept_hits(text) if text else 0.0
+    def _text_score(self, text: str, hits: Callable[[str], float] | None = None) -> float:
+        hits = (hits or self.concept_hits)(text) if text else 0.0
         return 1.0 - math.exp(-hits)
 
     def url_component(self, urls: Sequence[str]) -> np.ndarray:
@@ -270,11 +274,11 @@ class LinkScorer:
 
     def score(self, links: Sequence[Link], parent_relevance: float | None, depth: int,
               trap_factors: Sequence[float] | None = None,
-              inlinks: str = "all") -> list[ScoredLink]:
-        """Score the links of one judged page (``parent_relevance``, at ``depth``).
-        ``inlinks``: ``all``, the page counts as one more page linking each URL; ``new``, only
-        for URLs no page was recorded linking (a page fetched again, whose old links it
-        already counts for); ``none`` (a sitemap's list, which is no page)."""
+              inlinks: str = "all", language: str | None = None) -> list[ScoredLink]:
+        """Score the links of one judged page (``parent_relevance``, at ``depth``, its texts in
+        ``language``).  ``inlinks``: ``all``, the page counts as one more page linking each
+        URL; ``new``, only for URLs no page was recorded linking (a page fetched again, whose
+        old links it already counts for); ``none`` (a sitemap's list, which is no page)."""
         if not links:
             return []
         urls = [link.url for link in links]
@@ -290,7 +294,12 @@ class LinkScorer:
             else:
                 seen[0] += 1
                 seen[1] += parent
-        text_score, mean_parent = self._text_score, self.mean_parent
+        mean_parent = self.mean_parent
+        hits = self.hits_for(language) if language and self.hits_for is not None else None
+
+        def text_score(text: str) -> float:
+            return self._text_score(text, hits)
+
         static = [(round(sim, 4), round(text_score(link.anchor), 4),
                    round(text_score(link.context), 4), round(mean_parent(link.url, parent), 4),
                    1.0 if link.in_content else 0.0)

@@ -142,7 +142,8 @@ class CrawlState:
                 if (directory / "link_model.npz").is_file() else OnlineLogistic()
 
         scorer = LinkScorer(lambda text: relevance.vector.concept_hits(text),
-                            relevance.threshold, similarity, learner)
+                            relevance.threshold, similarity, learner,
+                            hits_for=lambda language: relevance.vector_for(language).concept_hits)
         revisits, failures = RevisitList(), FailedFetches()
         auto = AutoThreshold(relevance.threshold) \
             if auto_threshold and threshold is None and topic.threshold is None else None

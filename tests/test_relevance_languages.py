@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from crawler.relevance import DocumentFrequencies, RelevanceModel
-from crawler.relevance.tokenize import ENGLISH, lexicon, term_tokens, tokenize
+from crawler.relevance.tokenize import ENGLISH, is_stop_key, lexicon, term_tokens, tokenize
 from crawler.relevance.topic import topic_from_dict
+from extraction import parse
 
 
 def html(lang: str, title: str, paragraphs: list[str]) -> str:
@@ -32,33 +33,63 @@ def test_inflected_forms_meet_their_dictionary_form():
             assert term_tokens(term)[0] not in tokenize(text), lang
 
 
-def test_stop_words_of_the_language_are_dropped():
-    assert tokenize("der die das und oder Rechner", language="de") == tokenize(
+def content(keys: list[str]) -> list[str]:
+    return [k for k in keys if not is_stop_key(k)]
+
+
+def test_stop_words_of_the_language_are_marked_and_dropped_from_pages():
+    assert content(tokenize("der die das und oder Rechner", language="de")) == tokenize(
         "Rechner", language="de")
-    assert tokenize("le la les et ordinateur", language="fr") == tokenize(
+    assert content(tokenize("le la les et ordinateur", language="fr")) == tokenize(
         "ordinateur", language="fr")
-    # English pages keep their light rules: no Snowball, the small English list
+    # English pages keep their light rules: no Snowball, the small English list, no marks
     assert lexicon("en") is lexicon(None) is lexicon("zh") is ENGLISH
     assert tokenize("the computers") == ["computer"]
-    assert lexicon("de-AT") is lexicon("de") and lexicon("de").code == "de"
+    assert lexicon("de-AT") is lexicon("de") is lexicon("de_DE") and lexicon("de").code == "de"
+    assert lexicon("nb") is lexicon("no")
     assert lexicon("xx") is ENGLISH          # no stemmer, no stop list: the English rules
+    # Turkish entries are read as the words are (ı as i)
+    assert content(tokenize("bazı altı hiçbir şey bilgisayar", language="tr")) == \
+        tokenize("bilgisayar", language="tr")
+    topic = topic_from_dict({"name": "Informatik", "languages": ["de"],
+                             "features": {"terms": ["Rechner"]}})
+    page = RelevanceModel(topic, DocumentFrequencies()).analyse(
+        parse(html("de", "Rechner", ["Der Rechner und die Programme der Firma."] * 3)), None)
+    assert page.terms and not any(is_stop_key(k) for k in page.terms)
 
 
-def test_a_term_of_stop_words_only_takes_them_off_the_list():
-    """stopwordsiso lists hold content words ("force" in French, "låt" in Swedish): a topic
-    term made of them must still match its words on pages; the function words inside a longer
-    term stay stop words on both sides."""
-    key = term_tokens("force", "fr")
-    assert key and key[0] in tokenize("la force du vent", language="fr")
+def test_a_term_keeps_the_stop_listed_words_it_holds():
+    """stopwordsiso lists hold content words ("force" in French, "sistema" in Portuguese,
+    "låt" in Swedish) and function words that are acronyms in capitals (Portuguese "os",
+    "OS"): a term keeps them, for its topic alone, and any order of terms gives the same
+    keys."""
+    assert term_tokens("force", "fr")[0] in tokenize("la force du vent", language="fr")
     assert term_tokens("låt", "sv")[0] in tokenize("en låt av Abba", language="sv")
-    # a function word inside a longer term is left out on both sides
+    solar = term_tokens("Sistema Solar", "pt")
+    assert len(solar) == 2 and term_tokens("sistema", "pt") == solar[:1]
+    topic = topic_from_dict({"name": "astronomia", "languages": ["pt"],
+                             "features": {"terms": ["Sistema Solar", "OS"]}})
+    model = RelevanceModel(topic, DocumentFrequencies())
+
+    def score(paragraphs):
+        return model.score_html(html("pt", paragraphs[0][:20], paragraphs), method="e1")
+
+    planets = score(["Os planetas do sistema solar giram em torno do Sol."] * 3)
+    plural = score(["Os sistemas solares de outras estrelas têm planetas."] * 3)
+    cooking = score(["Os ovos e os tomates vão para a panela com os temperos."] * 3)
+    linux = score(["O Linux é um OS livre usado em servidores e computadores."] * 3)
+    assert planets.relevant and "Sistema Solar" in planets.matched
+    assert "Sistema Solar" in plural.matched
+    assert cooking.score == 0.0                 # the article "os" is not the acronym "OS"
+    assert "OS" in linux.matched
+    # a function word inside a longer term is matched inside it only
     term = term_tokens("Bundesamt für Sicherheit in der Informationstechnik", "de")
-    assert len(term) == 3
+    assert len(term) == 6 and len(content(list(term))) == 3
     assert " ".join(term) == " ".join(tokenize(
-        "das Bundesamt für Sicherheit in der Informationstechnik", language="de"))
-    topic = topic_from_dict({"name": "informática", "languages": ["es"],
-                             "features": {"terms": ["SO", "ordenador"]}})   # SO: "so" in English
-    assert topic.terms == ("SO", "ordenador")
+        "Bundesamt für Sicherheit in der Informationstechnik", language="de"))
+    spanish = topic_from_dict({"name": "informática", "languages": ["es"],
+                               "features": {"terms": ["SO", "ordenador"]}})   # "so": English
+    assert spanish.terms == ("SO", "ordenador")
 
 
 def test_japanese_is_segmented_into_dictionary_forms():
@@ -69,7 +100,10 @@ def test_japanese_is_segmented_into_dictionary_forms():
     assert tokenize("走った", language="ja") == tokenize("走らない", language="ja")
     # a term of several words is a phrase of the page's words; its kanji are not simplified
     assert term_tokens("図書館", "ja") == tuple(tokenize("図書館", language="ja"))
-    assert "館" in term_tokens("図書館", "ja")
+    # a name as written, not its reading (伊藤 and 伊東 are both イトウ); no suffix, no number
+    assert content(tokenize("伊藤さんは東京で第3章を書いた", language="ja")) == \
+        ["伊藤", "東京", "章", "書く"]
+    assert content(tokenize("The computers of Japan", language="ja")) == ["computer", "japan"]
 
 
 LANGUAGE_PAGES = {
@@ -112,3 +146,19 @@ def test_a_topic_in_its_language_accepts_its_pages(lang):
     assert on.language == lang and off.language == lang
     assert on.relevant and len(on.matched) >= 3, (on.score, on.matched)
     assert not off.relevant and off.score < on.score / 3
+
+
+def test_link_texts_are_read_in_their_page_language():
+    """A link's anchor is scored with the topic vector of the page it is on: a German anchor
+    on a German page meets the topic's German term in its inflected form."""
+    from crawler.link_scoring import LinkScorer
+    from crawler.links import Link
+
+    topic = topic_from_dict({"name": "it", "features": {"terms": ["Programmiersprache"]}})
+    model = RelevanceModel(topic, DocumentFrequencies())
+    scorer = LinkScorer(lambda text: model.vector.concept_hits(text), 0.2,
+                        hits_for=lambda language: model.vector_for(language).concept_hits)
+    link = Link("http://de.test/liste", "Liste der Programmiersprachen")
+    german = scorer.score([link], 0.5, 1, language="de")[0].components["anchor"]
+    unknown = scorer.score([link], 0.5, 1)[0].components["anchor"]
+    assert german > 0.5 and unknown == 0.0

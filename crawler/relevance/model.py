@@ -62,8 +62,10 @@ from .blocks import NAV_LINK_DENSITY, tag_blocks
 from .frequencies import DocumentFrequencies, atomic_write_text
 from .library import Candidate, FeatureLibrary
 from .tokenize import (
+    STOP_MARK,
     PhraseMatcher,
     first_surfaces,
+    is_stop_key,
     key_info,
     lexicon,
     phrase_key,
@@ -142,14 +144,18 @@ def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | Non
     """Topic vector of ``F_b ∪ F_s ∪ F_v`` plus synonym concepts (as ``terms`` when not listed)
     plus ``extra`` learnt terms ``{key: (category, label)}``; weight = the category weight.
     Its keys are those of pages in ``language`` (:func:`~.tokenize.lexicon`: stop words and
-    stemmer); a term that is a stop word there is left out of that language's vector."""
-    language = lexicon(language).code
+    stemmer).  A term holding a word of that language's stop list (French *force*, Portuguese
+    *Sistema Solar*) keeps it as a marked key, and the word's stem is a variant of it
+    (*sistemas solares* is a variant of *Sistema Solar*)."""
+    lex = lexicon(language)
+    language = lex.code
     cw = {c: 1.0 for c in CATEGORIES}
     cw.update(category_weights or {})
     weights: dict[str, float] = {}
     category: dict[str, str] = {}
     label: dict[str, str] = {}
     phrases: list[tuple[str, ...]] = []
+    unmarked: list[tuple[tuple[str, ...], str]] = []
 
     def add(term: str, cat: str) -> str | None:
         toks = term_tokens(term, language)
@@ -160,6 +166,8 @@ def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | Non
             phrases.append(toks)
         if key not in weights:
             weights[key], category[key], label[key] = float(cw.get(cat, 1.0)), cat, term
+            if STOP_MARK in key:
+                unmarked.append((toks, key))
         return key
 
     for cat, items in topic.features().items():
@@ -178,6 +186,11 @@ def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | Non
                 vkey = phrase_key(toks)
                 if vkey != ckey:
                     template.setdefault(vkey, ckey)
+    for toks, key in unmarked:          # (a content word of the stop list, as pages stem it)
+        plain = tuple(lex.stem(t[1:]) if t.startswith(STOP_MARK) else t for t in toks)
+        if len(plain) > 1:
+            phrases.append(plain)
+        template.setdefault(phrase_key(plain), key)
     for key, (cat, lab) in (extra or {}).items():
         if key not in weights and key not in template:
             weights[key], category[key], label[key] = float(cw.get(cat, 1.0)), cat, lab
@@ -394,7 +407,12 @@ class RelevanceModel:
             language = detect_language(sample[:5000],
                                        html.get("lang") if html is not None else None)
         page = PageTerms(language=language, url=url, info={"blocks": len(blocks)})
+        if self.topic.languages and language and language not in self.topic.languages:
+            # (rejected by score_page: not read with its language's lexicon, not counted)
+            page.reason = _off_language(language, self.topic.languages)
+            return page
         vec = self.vector_for(language)
+        marked = vec.language is not None
         join = vec.matcher.join if vec.matcher else None
         substitute = vec.template.get if vec.template else None
         seen: list[Iterable[str]] = []
@@ -407,6 +425,11 @@ class RelevanceModel:
             if join is not None:
                 keys = join(keys)
             counts = Counter(keys if substitute is None else map(substitute, keys, keys))
+            if marked:          # the language's stop words that are no concept of the topic
+                for k in [k for k in counts if is_stop_key(k) and k not in vec.weights]:
+                    del counts[k]
+                if not counts:
+                    continue
             page.blocks.append(BlockTerms(b.type, b.weight, counts))
         page._defer_surface(seen)      # first surface of each key: computed when first read
         if not page.blocks:
@@ -442,8 +465,7 @@ class RelevanceModel:
             return self._zero(page.reason or "no text", page.url, page.language)
         langs = self.topic.languages
         if langs and page.language and page.language not in langs:
-            return self._zero(f"page language {page.language!r} not in the topic's "
-                              f"{list(langs)}", page.url, page.language)
+            return self._zero(_off_language(page.language, langs), page.url, page.language)
         vec = self.vector_for(page.language)
         by_type: dict[str, float] = {}
         contrib: dict[str, float] = {}
@@ -551,6 +573,10 @@ class RelevanceModel:
         if score == 0:
             return 0.0, {}
         return score, {t: p / score for t, p in parts.items() if p > 0}
+
+
+def _off_language(language: str, languages: tuple[str, ...]) -> str:
+    return f"page language {language!r} not in the topic's {list(languages)}"
 
 
 def _accumulate(acc: dict[str, float], keys: Iterable[str], values: Iterable[float]) -> None:

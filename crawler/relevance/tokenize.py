@@ -242,20 +242,46 @@ def _words(word: str) -> tuple[list[str], bool]:
     return out, True
 
 
-def _latin(word: str, stop: frozenset[str] = EN_STOP,
-           stem: Callable[[str], str] = fold) -> tuple[str, ...]:
+# Stop words of a lexicon that marks them (every one but English) are keys with these first
+# characters instead of no key: a topic term may hold them (French "force", Portuguese
+# "Sistema Solar", Swedish "spelade in", Spanish "SO": stopwordsiso's lists hold content words)
+# and must meet them on pages; the relevance model drops a marked key that is no concept of
+# its topic (:func:`is_stop_key`).  An all-capital stop word keeps its case (the acronym "OS"
+# is not the Portuguese article "os").
+STOP_MARK, CAPS_MARK = "\x01", "\x02"
+
+
+def is_stop_key(key: str) -> bool:
+    """Whether ``key`` is a marked stop word (or a phrase starting with one)."""
+    return key[:1] in (STOP_MARK, CAPS_MARK)
+
+
+def _latin(word: str, stop: frozenset[str] = EN_STOP, stem: Callable[[str], str] = fold,
+           mark: bool = False) -> tuple[str, ...]:
     """Keys of one word run; a hyphenated word gives one key per part, and there single
     letters are kept (``e-mail`` -> ``e``, ``mail``).  ``stop`` and ``stem``: the language's
-    (:class:`Lexicon`), English by default."""
+    (:class:`Lexicon`), English by default; ``mark``: a stop word gives a marked key
+    (:data:`STOP_MARK`) instead of none."""
     words, split = _words(word)
     if not split:
         low = words[0]
-        if low in stop or low.isdigit() or len(low) < 2:
+        if low.isdigit() or len(low) < 2:
             return ()
+        if low in stop:
+            if not mark:
+                return ()
+            return (CAPS_MARK + word if word.isupper() else STOP_MARK + low,)
         return (stem(low),)
     alone = len(words) == 1
-    return tuple(stem(w) for w in words
-                 if w and w not in stop and not w.isdigit() and (len(w) >= 2 or not alone))
+    out = []
+    for w in words:
+        if not w or w.isdigit() or (len(w) < 2 and alone):
+            continue
+        if w not in stop:
+            out.append(stem(w))
+        elif mark:
+            out.append(STOP_MARK + w)
+    return tuple(out)
 
 
 def _han(run: str, inner_terms: bool = True) -> Iterable[tuple[str, str]]:
@@ -291,16 +317,17 @@ def _inner_terms(piece: str) -> tuple[str, ...]:
 class _UnitTable(dict):
     """Unit -> its entries, filled on lookup: a missing unit is computed by ``dict``'s
     ``__missing__`` hook, so a C-level ``map(table.__getitem__, units)`` is one pass over a
-    text's units, hits and misses alike.  Emptied when it outgrows :data:`_UNIT_TABLE_MAX`."""
+    text's units, hits and misses alike.  Emptied when it outgrows :data:`_UNIT_TABLE_MAX`
+    divided by ``share``."""
 
-    __slots__ = ("_compute",)
+    __slots__ = ("_compute", "_share")
 
-    def __init__(self, compute: Callable[[str], tuple]):
+    def __init__(self, compute: Callable[[str], tuple], share: int = 1):
         super().__init__()
-        self._compute = compute
+        self._compute, self._share = compute, share
 
     def __missing__(self, unit: str) -> tuple:
-        if len(self) >= _UNIT_TABLE_MAX:
+        if len(self) >= _UNIT_TABLE_MAX // self._share:
             self.clear()
         value = self[unit] = self._compute(unit)
         return value
@@ -314,7 +341,7 @@ _UNIT_TABLE_MAX = 262_144
 _JA_RUN = re.compile(f"([{HAN_CLASS}\u3005\u3006\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff]+)")
 # MeCab (UniDic) parts of speech that carry no topic: particles, auxiliary verbs, symbols,
 # pronouns; and the light verbs and adjectives (する, ある, いる, なる, できる: 非自立可能)
-_JA_SKIP = frozenset(("助詞", "助動詞", "補助記号", "記号", "空白", "代名詞"))
+_JA_SKIP = frozenset(("助詞", "助動詞", "補助記号", "記号", "空白", "代名詞", "接頭辞", "接尾辞"))
 _JA_LIGHT = frozenset(("動詞", "形容詞"))
 _TAGGER: list = []
 
@@ -322,8 +349,8 @@ _TAGGER: list = []
 def _japanese_units(text: str) -> list[str]:
     """Units of Japanese text: each Han/kana run segmented by MeCab (``fugashi`` with the
     ``unidic-lite`` dictionary), every word as its dictionary form (走った, 走らない -> 走る;
-    コンピュータ -> コンピューター); particles, auxiliary and light verbs, pronouns and
-    symbols left out."""
+    コンピュータ -> コンピューター), a name as written; particles, auxiliary and light verbs,
+    pronouns, prefixes and suffixes (さん, 者), numbers and symbols left out."""
     if not _TAGGER:
         with _SEG_LOCK:
             if not _TAGGER:
@@ -338,11 +365,12 @@ def _japanese_units(text: str) -> list[str]:
             continue
         for word in tagger(part):
             feature = word.feature
-            pos = feature.pos1
-            if pos in _JA_SKIP or (pos in _JA_LIGHT and feature.pos2 == "非自立可能"):
+            pos, pos2 = feature.pos1, feature.pos2
+            if pos in _JA_SKIP or pos2 == "数詞" or (pos in _JA_LIGHT and pos2 == "非自立可能"):
                 continue
-            lemma = feature.lemma
-            # (a loanword's lemma carries its origin: コンピューター-computer)
+            # a name as written (the lemma of 東京 is its reading トウキョウ, shared by 伊藤 and
+            # 伊東); a loanword's lemma carries its origin (コンピューター-computer)
+            lemma = feature.orthBase if pos2 == "固有名詞" else feature.lemma
             out.append(lemma.split("-", 1)[0] if lemma else word.surface)
     return out
 
@@ -356,36 +384,25 @@ class Lexicon:
     def __init__(self, code: str | None, stop: frozenset[str], stem: Callable[[str], str],
                  segment: Callable[[str], list[str]] | None = None):
         self.code, self.stop, self.stem = code, stop, stem
+        self.mark = code is not None        # stop words as marked keys (every one but English)
         # a language's own segmenter (Japanese): text -> units, replacing the script runs;
         # its Han is not read in simplified forms
         self.segment = segment
         self.simplify_han = segment is None
-        self.keys = _UnitTable(self._unit_keys)         # unit -> its keys
-        self.pairs = _UnitTable(self._unit_pairs)       # unit -> its (key, surface) pairs
-        self.short_info = lru_cache(maxsize=_CACHE_TEXTS)(self._short_info)
+        # (the other languages' tables are a quarter of English's: a crawl may meet dozens)
+        share = 1 if code is None else 4
+        self.keys = _UnitTable(self._unit_keys, share)      # unit -> its keys
+        self.pairs = _UnitTable(self._unit_pairs, share)    # unit -> its (key, surface) pairs
+        self.short_info = lru_cache(maxsize=_CACHE_TEXTS // share)(self._short_info)
 
     def __repr__(self) -> str:
         return f"Lexicon({self.code or 'en'!r})"
 
-    def keep(self, units: Iterable[str]) -> None:
-        """Never read the words of these units (a topic term made of nothing else) as stop
-        words: the stop lists of ``stopwordsiso`` hold content words too (French *force*,
-        Portuguese *sistema*, Swedish *låt*), and a term must match its words on pages.
-        Process-wide and additive, like the Chinese segmenter's dictionary; the cached keys
-        are recomputed."""
-        words = {w for unit in units for w in _words(unit)[0]}
-        if self.stop.isdisjoint(words):
-            return
-        with _LEX_LOCK:
-            self.stop = self.stop - words
-            self.keys.clear()
-            self.pairs.clear()
-            self.short_info.cache_clear()
-
     def _unit_keys(self, unit: str) -> tuple[str, ...]:
         """Keys of one unit: a Han piece kept by :func:`_han` is its own key; a word run (the
         ``word`` branch of :data:`_RUN`, no Han character) goes through :func:`_latin`."""
-        return (unit,) if _HAN.search(unit) is not None else _latin(unit, self.stop, self.stem)
+        return (unit,) if _HAN.search(unit) is not None else \
+            _latin(unit, self.stop, self.stem, self.mark)
 
     def _unit_pairs(self, unit: str) -> tuple[tuple[str, str], ...]:
         """``(key, surface)`` pairs of one unit: a unit giving one key has itself (lower-cased)
@@ -433,11 +450,11 @@ SNOWBALL = {
     "da": "danish", "nl": "dutch", "eo": "esperanto", "et": "estonian", "fi": "finnish",
     "fr": "french", "de": "german", "el": "greek", "hi": "hindi", "hu": "hungarian",
     "id": "indonesian", "ga": "irish", "it": "italian", "lt": "lithuanian", "ne": "nepali",
-    "no": "norwegian", "nb": "norwegian", "nn": "norwegian", "fa": "persian", "pl": "polish",
+    "no": "norwegian", "fa": "persian", "pl": "polish",
     "pt": "portuguese", "ro": "romanian", "ru": "russian", "sr": "serbian", "st": "sesotho",
     "es": "spanish", "sv": "swedish", "ta": "tamil", "tr": "turkish", "yi": "yiddish",
 }
-_STOP_ALIAS = {"nb": "no", "nn": "no"}      # stopwordsiso's code for the language
+_SAME = {"nb": "no", "nn": "no"}        # codes read as one language (Norwegian)
 _LEXICONS: dict[str, Lexicon] = {}         # base code -> its lexicon
 _BY_NAME: dict[str | None, Lexicon] = {None: ENGLISH, "en": ENGLISH}    # code as given -> ...
 _LEX_LOCK = threading.Lock()
@@ -451,7 +468,8 @@ def lexicon(language: str | None) -> Lexicon:
     lex = _BY_NAME.get(language)
     if lex is not None:
         return lex
-    code = (language or "").split("-")[0].strip().lower()
+    code = (language or "").replace("_", "-").split("-")[0].strip().lower()
+    code = _SAME.get(code, code)
     if code in ("", "en", "zh"):
         lex = ENGLISH
     else:
@@ -468,18 +486,18 @@ def _load_lexicon(code: str) -> Lexicon:
     import stopwordsiso
     import Stemmer
 
-    stop_code = _STOP_ALIAS.get(code, code)
-    words = stopwordsiso.stopwords(stop_code) if stopwordsiso.has_lang(stop_code) else ()
+    words = stopwordsiso.stopwords(code) if stopwordsiso.has_lang(code) else ()
     stop: set[str] = set()
     for w in words:
-        w = normal_text(w, code != "ja").lower().replace("’", "'")
+        w = normal_text(w, code != "ja")
         if _WORD_NO_HAN.fullmatch(w):           # single words only ("a ha" is two)
-            stop.add(w)
-            if "'" in w:                        # as _latin reads the word: aujourd'hui
-                stop.add(_ELIDED.sub("", w, count=1).replace("'", ""))
+            parts, split = _words(w)            # as _latin reads them (aujourd'hui, bazı)
+            stop.update(parts if not split else [w.lower()] + [p for p in parts if p])
+    if code == "ja":        # (the Latin words of Japanese pages are mostly English ones)
+        stop.update(EN_STOP)
     algorithm = SNOWBALL.get(code)
     if code == "ja":
-        return Lexicon(code, frozenset(stop), str, _japanese_units)
+        return Lexicon(code, frozenset(stop), fold, _japanese_units)
     if algorithm in Stemmer.algorithms():
         stem = Stemmer.Stemmer(algorithm).stemWord
     elif stop:
@@ -593,15 +611,8 @@ def tokenize(text: str, segment_han: bool | None = True, language: str | None = 
 def term_tokens(term: str, language: str | None = None) -> tuple[str, ...]:
     """Keys of a topic term or variant, as a page in ``language`` (:func:`tokenize`) has them.
     Han terms are first added to the segmenter's dictionary so that pages keep them whole
-    (this mutates the shared segmenter: additive).  A term made only of its language's stop
-    words (French *force*, Swedish *låt*: the lists hold content words) has them taken off
-    that language's list (:meth:`Lexicon.keep`); English keeps its list."""
-    keys = _term_keys(term, language)
-    lex = lexicon(language)
-    if not keys and lex is not ENGLISH:
-        lex.keep(lex.units(normal_text(term, lex.simplify_han), segment_han=False))
-        keys = _term_keys(term, language)
-    return keys
+    (this mutates the shared segmenter: additive)."""
+    return _term_keys(term, language)
 
 
 def _term_keys(term: str, language: str | None) -> tuple[str, ...]:

@@ -475,14 +475,17 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         return self._in_scope(links) if self.scope.active else links
 
     def _follow(self, item: PageItem, response, links: list) -> list[Request]:
+        language = item.relevance_detail.get("language")       # (the relevance's reading)
         return self._requests_for(links, response.url, item.relevance, item.depth,
-                                  "new" if item.revisit else "all")
+                                  "new" if item.revisit else "all", language=language)
 
     def _requests_for(self, links: list, parent: str, relevance: float | None, depth: int,
-                      inlinks: str = "all", keep: int | None = None) -> list[Request]:
-        """Score ``links`` found on ``parent`` (judged ``relevance``, at ``depth``) and turn
-        the new or upgraded ones into requests (``inlinks`` as in ``LinkScorer.score``);
-        ``keep``: only the best-scored so many (the first so many for ``bfs`` / ``parent``)."""
+                      inlinks: str = "all", keep: int | None = None,
+                      language: str | None = None) -> list[Request]:
+        """Score ``links`` found on ``parent`` (judged ``relevance``, at ``depth``, in
+        ``language``) and turn the new or upgraded ones into requests (``inlinks`` as in
+        ``LinkScorer.score``); ``keep``: only the best-scored so many (the first so many for
+        ``bfs`` / ``parent``)."""
         if keep is not None and self.strategy != "focused":
             links = links[:keep]
         if not links:
@@ -497,7 +500,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             return [self._request(u, priority_of(p), parent, p, {"parent": p}, None)
                     for u in urls if self._enqueue(u, priority_of(p))]
         scored = state.scorer.score(links, relevance, depth, state.traps.factors(urls),
-                                    inlinks=inlinks)
+                                    inlinks=inlinks, language=language)
         if keep is not None:
             scored = best_scored(scored, keep)
         requests = []
