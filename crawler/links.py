@@ -45,6 +45,7 @@ _PLAIN_URL = re.compile(r"https?://[a-z0-9-]+(?:\.[a-z0-9-]+)*/[A-Za-z0-9_~!$&'(
 CONTEXT_CHARS = 240
 # a reference whose path (after any scheme and authority) holds an empty segment ("a//b")
 _EMPTY_SEGMENT = re.compile(r"(?>(?:[A-Za-z][A-Za-z0-9+.-]*:)?(?://[^/?#]*)?)[^?#]*?//")
+_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")     # scheme and authority
 
 
 @dataclass
@@ -208,9 +209,12 @@ def join(base: str, href: str) -> str:
     """``href`` resolved against ``base`` (RFC 3986 §5.2).  ``urljoin`` drops empty path
     segments (CPython gh-84774: ``x//y`` becomes ``x/y``, and a Wayback URL
     ``/web/2020/http://a.test/p`` loses a slash), so a reference or base that holds one is
-    resolved by :func:`_rfc3986_join`, which keeps them (and every escape as it is).  Raises
-    ValueError for a malformed URL."""
-    if _EMPTY_SEGMENT.match(href) is None and _EMPTY_SEGMENT.match(base) is None:
+    resolved by :func:`_rfc3986_join`, which keeps them (and every escape as it is); so is an
+    absolute ``href``, which ``urljoin`` joins as a relative one when its scheme is the
+    base's (dropping an empty query or parameters: ``http://a.test/x ?`` lost its space,
+    ``https://`` kept it).  Raises ValueError for a malformed URL."""
+    if _EMPTY_SEGMENT.match(href) is None and _EMPTY_SEGMENT.match(base) is None \
+            and _ABSOLUTE.match(href) is None:
         return urljoin(base, href)
     return _rfc3986_join(base, href)
 
@@ -242,7 +246,7 @@ def _rfc3986_join(base: str, href: str) -> str:
     url = urlunsplit((scheme, netloc, path, query, ""))
     if has_query and not query:
         url += "?"      # (an empty query is kept: "x// ?" keeps its space inside the URL)
-    return url + "#" + r.fragment if r.fragment else url
+    return url + "#" + r.fragment if "#" in href else url      # (an empty fragment too)
 
 
 def _remove_dot_segments(path: str) -> str:
