@@ -34,6 +34,11 @@ Sources (``SRC``): an ``http(s)`` URL (fetched with ``urllib``, which honours ``
 HTML file, a directory (its ``*.htm`` / ``*.html`` files, sorted), or ``@FILE`` (one source per
 line).  An example that cannot be read or has no text is reported and skipped.
 
+Other languages: each example's words are read by the rules of its language, as the crawl
+will read its pages (the language's stop words and stemmer; Japanese segmented, its kanji not
+read as simplified Chinese, a pair of words written together); in German, where every noun
+has a capital, case tells no name: everything goes to ``terms``.
+
 Chinese examples: building a topic adds its Chinese terms to the shared segmenter's
 dictionary (:func:`crawler.relevance.tokenize.term_tokens`), as a crawl with the draft will, so
 a second draft in the same process may segment Chinese pages a little differently.
@@ -56,8 +61,7 @@ from pathlib import Path
 from extraction import ParseError, extract_document, parse
 
 from .relevance import DocumentFrequencies, RelevanceModel
-from .relevance.tokenize import has_han, tokenize
-from .relevance.tokenize import units as text_units
+from .relevance.tokenize import has_han, is_stop_key, lexicon, normal_text, tokenize
 from .relevance.topic import Topic, topic_from_dict
 
 RECALL = 0.75          # of the positive examples the ``recall`` threshold rule keeps
@@ -66,6 +70,7 @@ CAPITAL_SHARE = 0.8     # of its occurrences written with a capital: a name (sub
 MAX_EXAMPLE_BYTES = 10_000_000
 _BREAKS = re.compile(r"[\n.,;:!?()\[\]{}\"“”/|·•–—。，；：！？、（）《》「」]+")
 USER_AGENT = "focused-crawler-topic-draft/1 (+https://github.com/)"
+_NOUNS_CAPITALISED = frozenset(("de", "lb"))
 
 
 class DraftError(ValueError):
@@ -184,8 +189,10 @@ def load_examples(specs: Iterable[str], warn=print) -> list[Example]:
 
 
 # ---------------------------------------------------------------------------- candidates
-def _unit_key(unit: str) -> tuple[str, ...]:
-    return tuple(tokenize(unit, segment_han=False))
+def _unit_key(unit: str, language: str | None = None) -> tuple[str, ...]:
+    """The key of a unit in its page's language; none for a stop word (marked or dropped)."""
+    key = tuple(tokenize(unit, segment_han=False, language=language))
+    return () if len(key) == 1 and is_stop_key(key[0]) else key
 
 
 @dataclass
@@ -197,42 +204,54 @@ class Seen:
     forms: Counter = field(default_factory=Counter)
     cased: int = 0
     capital: int = 0
+    nouns_capitalised: bool = False     # on a page whose language capitalises every noun
 
 
 def page_candidates(main: str, language: str | None = None, title: str = ""
                     ) -> dict[tuple[str, ...], Seen]:
     """Key -> :class:`Seen` of the words and adjacent word pairs of a page's ``title`` and
     ``main`` text.  A pair is two word units in a row that each give one key: a stop word, a
-    number or a hyphenated word between breaks it, and so does punctuation or a line break."""
+    number or a hyphenated word between breaks it, and so does punctuation or a line break.
+    Words are read by the rules of the page's ``language``, as the relevance model reads them
+    (its stop words and stemmer; Japanese words segmented, written together in a pair)."""
     found: dict[tuple[str, ...], Seen] = {}
     segment_han = language == "zh"          # as the relevance model segments the page
-    for text, cased in ((title, False), (main, True)):
+    lex = lexicon(language)
+    # (German and Luxembourgish write every noun with a capital: case tells no name there)
+    main_cased = lex.code not in _NOUNS_CAPITALISED
+    for text, cased in ((title, False), (main, main_cased)):
         for stretch in _BREAKS.split(text):
-            _stretch_candidates(text_units(stretch, segment_han), found, cased)
+            units = lex.units(normal_text(stretch, lex.simplify_han), segment_han)
+            _stretch_candidates(units, found, cased, language)
     return found
 
 
 def _stretch_candidates(seq: list[str], found: dict[tuple[str, ...], Seen],
-                        cased: bool) -> None:
+                        cased: bool, language: str | None = None) -> None:
     prev_key: tuple[str, ...] = ()
     prev_unit = ""
+    # jieba's pieces are words already (not paired); MeCab's are finer (人工 知能)
+    segmented = lexicon(language).segment is not None
+    space = "" if segmented else " "
+    nouns_capitalised = lexicon(language).code in _NOUNS_CAPITALISED
     for i, unit in enumerate(seq):
-        key = _unit_key(unit)
+        key = _unit_key(unit, language)
         if len(key) != 1 or not any(c.isalpha() for c in unit):
             prev_key, prev_unit = (), ""
             continue
         upper = unit[:1].isupper()
         seen = found.get(key) or found.setdefault(key, Seen())
+        seen.nouns_capitalised = nouns_capitalised
         seen.forms[unit] += 1
         if cased and i > 0:             # a stretch's first word is capitalised anyway
             seen.cased += 1
             seen.capital += upper
-        if has_han(unit):               # a segmenter's piece is a word already; the pieces
-            prev_key, prev_unit = (), ""    # around a dropped stop word are not adjacent
-            continue
+        if has_han(unit) and not segmented:     # a segmenter's piece is a word already; the
+            prev_key, prev_unit = (), ""        # pieces around a dropped stop word are not
+            continue                            # adjacent
         if prev_key:
             pair = found.get(prev_key + key) or found.setdefault(prev_key + key, Seen())
-            pair.forms[prev_unit + " " + unit] += 1
+            pair.forms[prev_unit + space + unit] += 1
             if cased:                   # the first word's case tells only inside a stretch
                 pair.cased += 1
                 pair.capital += upper and (i - 1 == 0 or prev_unit[:1].isupper())
@@ -255,6 +274,7 @@ def rank_candidates(positives: Sequence[dict], negatives: Sequence[dict],
             acc.forms.update(seen.forms)
             acc.cased += seen.cased
             acc.capital += seen.capital
+            acc.nouns_capitalised |= seen.nouns_capitalised
     neg_df: Counter = Counter()
     for page in negatives:
         neg_df.update(k for k in page if k in pos_df)
@@ -267,7 +287,7 @@ def rank_candidates(positives: Sequence[dict], negatives: Sequence[dict],
         seen = total[key]
         capital = seen.capital / seen.cased if seen.cased else 0.0
         surface = seen.forms.most_common(1)[0][0]
-        if capital < CAPITAL_SHARE:
+        if capital < CAPITAL_SHARE and not seen.nouns_capitalised:   # (Daten stays Daten)
             surface = surface.lower()
         out.append(Candidate(key, surface, p, n, p * math.log((p + e) / (n + e)), capital))
     out.sort(key=lambda c: (-c.weight, c.surface))
@@ -328,8 +348,9 @@ def score_examples(topic: Topic, examples: Sequence[Example], background: Sequen
     """Relevance of each of ``examples`` under ``topic``, IDF gathered over ``background``."""
     model = RelevanceModel(topic, DocumentFrequencies())
     for ex in background:
-        model.stats.add(model.analyse(ex.doc, ex.main).terms)
-    return [model.score_page(model.analyse(ex.doc, ex.main)).score for ex in examples]
+        model.stats.add(model.analyse(ex.doc, ex.main, language=ex.language).terms)
+    return [model.score_page(model.analyse(ex.doc, ex.main, language=ex.language)).score
+            for ex in examples]
 
 
 def _scores_at(tp: int, fp: int, n_pos: int) -> tuple[float, float, float]:

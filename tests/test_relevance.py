@@ -508,7 +508,7 @@ def test_feature_library_learns_writes_candidates_and_respects_review(tmp_path):
     path = lib.save(tmp_path)
     lines = path.read_text(encoding="utf-8").splitlines()
     assert lines[0].split("\t") == ["term", "key", "weight", "support", "category", "status",
-                                    "round"]
+                                    "round", "language"]
     rows = {r.split("\t")[1]: r.split("\t") for r in lines[1:]}
     assert rows["magma"][5] == "accepted" and int(rows["magma"][3]) == 5
     assert rows["magma"][4] == "terms"
@@ -524,9 +524,15 @@ def test_feature_library_learns_writes_candidates_and_respects_review(tmp_path):
     with pytest.raises(ValueError, match="line 2"):
         FeatureLibrary.load(tmp_path)
     # as a spreadsheet saves it: a byte-order mark; a quote left open names the file
-    path.write_text("\ufeff" + lines[0] + "\nMagma\tmagma\t0.5\t3\tterms\taccepted\t1\n",
+    path.write_text("\ufeff" + lines[0] + "\nMagma\tmagma\t0.5\t3\tterms\taccepted\t1\t\n",
                     encoding="utf-8")
     assert list(FeatureLibrary.load(tmp_path).accepted()) == ["magma"]
+    # a file written before the language column: every term English
+    old_header = "\t".join(lines[0].split("\t")[:-1])
+    path.write_text(old_header + "\nMagma\tmagma\t0.5\t3\tterms\taccepted\t1\n",
+                    encoding="utf-8")
+    assert list(FeatureLibrary.load(tmp_path).accepted()) == ["magma"]
+    assert not FeatureLibrary.load(tmp_path).accepted("de")
     path.write_text(lines[0] + '\n"Magma\tmagma\t0.5\t3\tterms\taccepted\t1\n'
                     + "x\tx\t0.1\t1\tterms\tpending\t1\n" * 20000, encoding="utf-8")
     with pytest.raises(ValueError, match=f"{path}: line .* quote left open"):

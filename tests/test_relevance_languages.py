@@ -162,3 +162,33 @@ def test_link_texts_are_read_in_their_page_language():
     german = scorer.score([link], 0.5, 1, language="de")[0].components["anchor"]
     unknown = scorer.score([link], 0.5, 1)[0].components["anchor"]
     assert german > 0.5 and unknown == 0.0
+
+
+def test_learnt_terms_join_their_own_language_only(tmp_path):
+    """A term the feature library learns on German pages is a German key: it extends the
+    German topic vector, not the English one (German "Gift" is poison), and keeps its
+    language through the candidates file."""
+    from crawler.relevance import FeatureLibrary
+
+    topic = topic_from_dict({"name": "Chemie", "features": {"terms": ["Chemie", "Labor"]}})
+    lib = FeatureLibrary(update_every=8, top_n=3, min_support=3, min_weight=0.01)
+    stats = DocumentFrequencies()
+    model = RelevanceModel(topic, stats, library=lib, threshold=0.1)
+    accepted = []
+    places = ["Bonn", "Köln", "Mainz", "Trier", "Essen", "Hagen", "Siegen", "Kassel"]
+    for i, place in enumerate(places):          # Gift on five pages, each place on one
+        text = (f"Im Labor in {place} untersuchte die Chemie die Pflanzen"
+                + (" und fand ein Gift." if i < 5 else "."))
+        doc = parse(html("de", f"Bericht {i}", [text] * 3))
+        analysed = model.analyse(doc, None)
+        stats.add(analysed.terms)
+        accepted += model.learn(analysed, model.score_page(analysed))
+    gift = [c for c in accepted if c.term.lower() == "gift"]
+    assert gift and gift[0].language == "de"
+    assert gift[0].key in model.vector_for("de").weights
+    assert gift[0].key not in model.vector_for("en").weights
+    english = model.score_html(html("en", "Gift ideas", ["A gift for a friend. " * 20]),
+                               method="e1")
+    assert english.score == 0.0
+    lib.save(tmp_path)
+    assert FeatureLibrary.load(tmp_path).candidates[gift[0].key].language == "de"

@@ -174,3 +174,15 @@ def test_a_word_is_left_out_only_for_a_pair_the_draft_keeps():
     ranked[0] = cand("ocean", 0.7, 0.9)
     _, terms = select(ranked, n_terms=3, n_subjects=0)
     assert [c.surface for c in terms] == ["ocean", "tide", "ocean current"]
+
+
+def test_candidates_are_read_in_the_example_language():
+    """Found by the review of the per-language relevance: German examples offered die, der
+    and eine, and Japanese ones 机械学习 (simplified), which never matches 機械学習."""
+    german = page_candidates("Die Rechner der Firma und die Programme eine Rechner", "de")
+    words = {k for k in german if len(k) == 1}
+    assert {"die", "der", "eine", "und"}.isdisjoint({w for (w,) in words})
+    assert ("rechn",) in german and german[("rechn",)].nouns_capitalised
+    japanese = page_candidates("機械学習の研究。機械学習は速い。", "ja")
+    forms = {f for seen in japanese.values() for f in seen.forms}
+    assert "機械学習" in forms and "机械学习" not in forms

@@ -13,8 +13,10 @@ which pages, nor how candidates are accepted.  This is the closest implementable
   it co-occurred in the same block with library terms on at least ``min_support`` accepted
   pages; its category (``fc``) is the most frequent category of those library terms;
 - every candidate is written to a reviewable TSV (``term, key, weight, support, category,
-  status, round``); an operator may set ``status`` to ``accepted`` or ``rejected`` and reload
-  (the paper's ``fe``: user examination).  Accepted terms extend the topic vector.
+  status, round, language``); an operator may set ``status`` to ``accepted`` or ``rejected``
+  and reload (the paper's ``fe``: user examination).  Accepted terms extend the topic vector
+  of their language (the keys of pages in it; empty: English and languages read as English;
+  a file without the column is read as all English).
 """
 from __future__ import annotations
 
@@ -31,12 +33,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .frequencies import atomic_write_text
+from .tokenize import lexicon
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import PageTerms, Relevance, TopicVector
 
 STATUSES = ("pending", "accepted", "rejected")
-COLUMNS = ("term", "key", "weight", "support", "category", "status", "round")
+COLUMNS = ("term", "key", "weight", "support", "category", "status", "round", "language")
+OLD_COLUMNS = COLUMNS[:-1]      # (files written before the language column)
 
 
 def sigma(page: PageTerms, idf_many: Callable[[Iterable[str]], list[float]],
@@ -76,6 +80,7 @@ class Candidate:
     category: str
     status: str = "pending"
     round: int = 0
+    language: str = ""      # the lexicon whose keys ``key`` is in ("": English)
 
 
 class FeatureLibrary:
@@ -97,6 +102,7 @@ class FeatureLibrary:
         self._support: Counter = Counter()
         self._votes: dict[str, Counter] = {}
         self._surface: dict[str, str] = {}
+        self._language: dict[str, str] = {}     # term -> its lexicon's code ("": English)
 
     # ------------------------------------------------------------------ learning
     def observe(self, page: PageTerms, relevance: Relevance, vector: TopicVector,
@@ -133,8 +139,11 @@ class FeatureLibrary:
         new = [t for t in sig if t not in self._surface]
         if new:
             surface = page.surfaces_of(new)
+            code = lexicon(page.language).code or ""
             for t in new:
                 self._surface[t] = surface.get(t, t)
+                if code:
+                    self._language[t] = code
         if len(self._pending) >= self.update_every:
             return self.update(vector)
         return []
@@ -158,7 +167,8 @@ class FeatureLibrary:
             if old is None:
                 self.candidates[t] = Candidate(self._surface.get(t, t), t,
                                                round(weights[t] / n, 6), self._support[t], cat,
-                                               round=self.rounds)
+                                               round=self.rounds,
+                                               language=self._language.get(t, ""))
             elif old.status == "pending":
                 old.weight = max(old.weight, round(weights[t] / n, 6))
                 old.support, old.category = self._support[t], cat
@@ -188,13 +198,16 @@ class FeatureLibrary:
         for t in list(self._surface):
             if t not in keep:
                 del self._surface[t]
+                self._language.pop(t, None)
         self._support = Counter({t: n for t, n in self._support.items() if t in keep})
         self._votes = {t: v for t, v in self._votes.items() if t in keep}
 
-    def accepted(self) -> dict[str, tuple[str, str]]:
-        """Accepted terms ``{key: (category, label)}`` for the topic vector."""
+    def accepted(self, language: str | None = None) -> dict[str, tuple[str, str]]:
+        """Accepted terms ``{key: (category, label)}`` for the topic vector of ``language``
+        (a lexicon's code; None: English)."""
+        code = language or ""
         return {c.key: (c.category, c.term) for c in self.candidates.values()
-                if c.status == "accepted"}
+                if c.status == "accepted" and c.language == code}
 
     # ------------------------------------------------------------------ persistence
     def to_tsv(self) -> str:
@@ -203,7 +216,7 @@ class FeatureLibrary:
         w.writerow(COLUMNS)
         for c in sorted(self.candidates.values(), key=lambda c: (c.round, -c.weight, c.key)):
             w.writerow([c.term, c.key, f"{c.weight:.6f}", c.support, c.category, c.status,
-                        c.round])
+                        c.round, c.language])
         return buf.getvalue()
 
     def save(self, state_dir: str | Path) -> Path:
@@ -214,7 +227,7 @@ class FeatureLibrary:
         state = {"version": 1, "rounds": self.rounds, "pending": self._pending,
                  "support": dict(self._support),
                  "votes": {t: dict(v) for t, v in self._votes.items()},
-                 "surface": self._surface}
+                 "surface": self._surface, "language": self._language}
         atomic_write_text(state_dir / self.STATE_FILENAME, json.dumps(state, ensure_ascii=False))
         return path
 
@@ -242,7 +255,8 @@ class FeatureLibrary:
         path = state_dir / cls.FILENAME
         if path.exists():
             lib.candidates = cls.read_candidates(path)
-            lib.version = 1 if lib.accepted() else 0
+            lib.version = 1 if any(c.status == "accepted" for c in lib.candidates.values()) \
+                else 0
         state_path = state_dir / cls.STATE_FILENAME
         if state_path.exists():
             try:
@@ -252,6 +266,7 @@ class FeatureLibrary:
                 lib._support = Counter(state.get("support", {}))
                 lib._votes = {t: Counter(v) for t, v in state.get("votes", {}).items()}
                 lib._surface = dict(state.get("surface", {}))
+                lib._language = dict(state.get("language", {}))
             except (ValueError, TypeError, AttributeError) as err:
                 raise ValueError(f"{state_path}: not a library state file: {err}") from err
         return lib
@@ -264,21 +279,23 @@ def _candidates(path, rows) -> dict[str, Candidate]:
     """The candidates of a candidates TSV's rows (see :meth:`FeatureLibrary.read_candidates`)."""
     out: dict[str, Candidate] = {}
     header = next(rows, None)
-    if header is None or tuple(h.strip() for h in header) != COLUMNS:
+    columns = tuple(h.strip() for h in header) if header is not None else ()
+    if columns not in (COLUMNS, OLD_COLUMNS):
         raise ValueError(f"{path}: line 1: expected the header {' '.join(COLUMNS)}")
     for line, row in enumerate(rows, start=2):
         if not row or not "".join(row).strip():
             continue
-        if len(row) != len(COLUMNS):
-            raise ValueError(f"{path}: line {line}: expected {len(COLUMNS)} columns")
-        rec = dict(zip(COLUMNS, (x.strip() for x in row)))
+        if len(row) != len(columns):
+            raise ValueError(f"{path}: line {line}: expected {len(columns)} columns")
+        rec = dict(zip(columns, (x.strip() for x in row)))
         if rec["status"] not in STATUSES:
             raise ValueError(f"{path}: line {line}: status {rec['status']!r} is not "
                              f"one of {', '.join(STATUSES)}")
         try:
             out[rec["key"]] = Candidate(rec["term"], rec["key"], float(rec["weight"]),
                                         int(rec["support"]), rec["category"],
-                                        rec["status"], int(rec["round"]))
+                                        rec["status"], int(rec["round"]),
+                                        rec.get("language", ""))
         except ValueError as err:
             raise ValueError(f"{path}: line {line}: {err}") from err
     return out

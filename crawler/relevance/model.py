@@ -364,7 +364,7 @@ class RelevanceModel:
             code = lexicon(language).code
             vec = self._vectors.get(code)
             if vec is None:
-                extra = self.library.accepted() if self.library is not None else None
+                extra = self.library.accepted(code) if self.library is not None else None
                 vec = self._vectors[code] = build_topic_vector(
                     self.topic, self.category_weights, extra, code)
             self._vectors[language] = vec
