@@ -43,13 +43,13 @@ class Page:
     html: str
 
 
-def read_pages(lang: str) -> list[Page]:
+def read_pages(lang: str, data: Path = DATA) -> list[Page]:
     """The pages of ``src/<lang>.txt``.  Format: ``@site LABEL | name | menu; items | footer``
     lines, then per page ``=== NAME.html``, ``T: title``, ``H: headline`` and paragraphs
     separated by blank lines."""
     sites: dict[str, tuple[str, list[str], str]] = {}
     pages: list[dict] = []
-    for line in (DATA / "src" / f"{lang}.txt").read_text("utf-8").splitlines():
+    for line in (data / "src" / f"{lang}.txt").read_text("utf-8").splitlines():
         if line.startswith("@site "):
             key, name, menu, footer = (x.strip() for x in line[6:].split("|"))
             sites[key] = (name, [m.strip() for m in menu.split(";") if m.strip()], footer)
@@ -84,8 +84,8 @@ def read_pages(lang: str) -> list[Page]:
     return out
 
 
-def languages() -> list[str]:
-    return sorted(p.stem for p in (DATA / "src").glob("*.txt"))
+def languages(data: Path = DATA) -> list[str]:
+    return sorted(p.stem for p in (data / "src").glob("*.txt"))
 
 
 @dataclass
@@ -98,11 +98,13 @@ class PairResult:
     min_on: float
     max_off: float
     wrong: list[str]
+    n_off: int = 8
 
 
-def judge_pair(lang: str, topic_name: str, pages: list[Page], seed: int = 1) -> PairResult:
+def judge_pair(lang: str, topic_name: str, pages: list[Page], seed: int = 1,
+               data: Path = DATA) -> PairResult:
     """Score every page of a language against one of its topic files, as a crawl does."""
-    model = RelevanceModel(load_topic(DATA / "topics" / f"{lang}-{topic_name}.toml"),
+    model = RelevanceModel(load_topic(data / "topics" / f"{lang}-{topic_name}.toml"),
                            DocumentFrequencies())
     order = list(pages)
     random.Random(f"{seed}:{lang}:{topic_name}").shuffle(order)
@@ -125,7 +127,7 @@ def judge_pair(lang: str, topic_name: str, pages: list[Page], seed: int = 1) -> 
         elif rel.relevant:
             fp += 1
             wrong.append(f"+{page.name}")
-    return PairResult(lang, topic_name, tp, fp, fn, min(on), max(off), wrong)
+    return PairResult(lang, topic_name, tp, fp, fn, min(on), max(off), wrong, len(off))
 
 
 def f1(results: list[PairResult]) -> tuple[float, float, float]:
@@ -135,11 +137,11 @@ def f1(results: list[PairResult]) -> tuple[float, float, float]:
     return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
-def run(langs: list[str], seed: int = 1) -> list[PairResult]:
+def run(langs: list[str], seed: int = 1, data: Path = DATA) -> list[PairResult]:
     out = []
     for lang in langs:
-        pages = read_pages(lang)
-        out.extend(judge_pair(lang, t, pages, seed) for t in TOPICS)
+        pages = read_pages(lang, data)
+        out.extend(judge_pair(lang, t, pages, seed, data) for t in TOPICS)
     return out
 
 
@@ -147,13 +149,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lang", action="append", help="only this language (repeatable)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the page order")
+    ap.add_argument("--data", type=Path, default=DATA,
+                    help="another set in the same layout (src/, topics/)")
     args = ap.parse_args(argv)
-    results = run(args.lang or languages(), args.seed)
+    results = run(args.lang or languages(args.data), args.seed, args.data)
     print("| language | topic | on-topic accepted | off-topic accepted | lowest on | highest off |")
     print("|---|---|---|---|---|---|")
     for r in results:
-        print(f"| {r.lang} | {r.topic} | {r.tp}/{r.tp + r.fn} | {r.fp}/8 | {r.min_on:.3f} | "
-              f"{r.max_off:.3f} |" + (f" {' '.join(r.wrong)}" if r.wrong else ""))
+        print(f"| {r.lang} | {r.topic} | {r.tp}/{r.tp + r.fn} | {r.fp}/{r.n_off} | "
+              f"{r.min_on:.3f} | {r.max_off:.3f} |" + (f" {' '.join(r.wrong)}" if r.wrong else ""))
     print("\n| language | precision | recall | F1 |\n|---|---|---|---|")
     for lang in dict.fromkeys(r.lang for r in results):
         p, rc, f = f1([r for r in results if r.lang == lang])
