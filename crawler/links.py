@@ -46,6 +46,7 @@ CONTEXT_CHARS = 240
 # a reference whose path (after any scheme and authority) holds an empty segment ("a//b")
 _EMPTY_SEGMENT = re.compile(r"(?>(?:[A-Za-z][A-Za-z0-9+.-]*:)?(?://[^/?#]*)?)[^?#]*?//")
 _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")     # scheme and authority
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
 
 
 @dataclass
@@ -213,10 +214,22 @@ def join(base: str, href: str) -> str:
     absolute ``href``, which ``urljoin`` joins as a relative one when its scheme is the
     base's (dropping an empty query or parameters: ``http://a.test/x ?`` lost its space,
     ``https://`` kept it).  Raises ValueError for a malformed URL."""
+    if "\\" in href:
+        href = _slashed(href)
     if _EMPTY_SEGMENT.match(href) is None and _EMPTY_SEGMENT.match(base) is None \
             and _ABSOLUTE.match(href) is None:
         return urljoin(base, href)
     return _rfc3986_join(base, href)
+
+
+def _slashed(href: str) -> str:
+    """A web reference's backslashes before its query read as slashes, as browsers read them
+    (WHATWG URL: ``http://a.test\\x/..`` is ``http://a.test/``); other schemes' as written."""
+    scheme = _SCHEME.match(href)
+    if scheme is not None and scheme.group(1).lower() not in ("http", "https"):
+        return href
+    cut = min((i for i in (href.find("?"), href.find("#")) if i >= 0), default=len(href))
+    return href[:cut].replace("\\", "/") + href[cut:]
 
 
 def _rfc3986_join(base: str, href: str) -> str:

@@ -206,7 +206,7 @@ class CrawlState:
         extraction's, when ``text`` is its non-empty main text (saves detecting it twice)."""
         model = self.relevance
         page = model.analyse(doc, text, url, language)
-        if observe:
+        if observe and not page.info.get("off_language"):
             self.frequencies.add(page.terms)
         relevance = model.score_page(page)
         if observe and self.auto_threshold is not None and not relevance.reason:

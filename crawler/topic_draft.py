@@ -37,7 +37,9 @@ line).  An example that cannot be read or has no text is reported and skipped.
 Other languages: each example's words are read by the rules of its language, as the crawl
 will read its pages (the language's stop words and stemmer; Japanese segmented, its kanji not
 read as simplified Chinese, a pair of words written together); in German, where every noun
-has a capital, case tells no name: everything goes to ``terms``.
+has a capital, case tells no name: everything goes to ``terms``.  When positive examples are
+in such a language, the draft names the positives' languages (``languages``), and a term
+that gives no key in them (Italian "via", an English stop word) is left out.
 
 Chinese examples: building a topic adds its Chinese terms to the shared segmenter's
 dictionary (:func:`crawler.relevance.tokenize.term_tokens`), as a crawl with the draft will, so
@@ -61,7 +63,7 @@ from pathlib import Path
 from extraction import ParseError, extract_document, parse
 
 from .relevance import DocumentFrequencies, RelevanceModel
-from .relevance.tokenize import has_han, is_stop_key, lexicon, normal_text, tokenize
+from .relevance.tokenize import has_han, is_stop_key, lexicon, term_tokens, tokenize
 from .relevance.topic import Topic, topic_from_dict
 
 RECALL = 0.75          # of the positive examples the ``recall`` threshold rule keeps
@@ -221,7 +223,7 @@ def page_candidates(main: str, language: str | None = None, title: str = ""
     main_cased = lex.code not in _NOUNS_CAPITALISED
     for text, cased in ((title, False), (main, main_cased)):
         for stretch in _BREAKS.split(text):
-            units = lex.units(normal_text(stretch, lex.simplify_han), segment_han)
+            units = lex.units(lex.read(stretch), segment_han)
             _stretch_candidates(units, found, cased, language)
     return found
 
@@ -331,10 +333,13 @@ def _fill(ranked: Sequence[Candidate], n_terms: int, n_subjects: int,
 
 
 def topic_dict(name: str, subjects: Sequence[Candidate], terms: Sequence[Candidate],
-               threshold: float | None = None, description: str = "") -> dict:
+               threshold: float | None = None, description: str = "",
+               languages: Sequence[str] = ()) -> dict:
     data: dict = {"name": name}
     if description:
         data["description"] = description
+    if languages:
+        data["languages"] = list(languages)
     if threshold is not None:
         data["threshold"] = math.floor(threshold * 1000) / 1000    # never above a kept score
     data["features"] = {"subjects": [c.surface for c in subjects],
@@ -408,7 +413,16 @@ def draft(name: str, positives: Sequence[Example], negatives: Sequence[Example],
                          "should leave out: other sections of the same sites work best)")
     pos = [page_candidates(ex.main, ex.language, ex.title) for ex in positives]
     neg = [page_candidates(ex.main, ex.language, ex.title) for ex in negatives]
-    subjects, terms = select(rank_candidates(pos, neg), n_terms, n_subjects)
+    # examples in a language read by its own rules: the draft names the positives' languages
+    # (its terms are read by them), and keeps only terms that give a key in one of them
+    codes = sorted({ex.language for ex in positives if ex.language})
+    languages = codes if any(lexicon(c).code for c in codes) else []
+
+    def ranked(pos_pages: Sequence[dict], neg_pages: Sequence[dict]) -> list[Candidate]:
+        return [c for c in rank_candidates(pos_pages, neg_pages)
+                if any(term_tokens(c.surface, lang) for lang in languages or (None,))]
+
+    subjects, terms = select(ranked(pos, neg), n_terms, n_subjects)
     out = Draft({}, subjects, terms, counts=(len(positives), len(negatives)))
     if not subjects and not terms:
         raise DraftError("no term is at least twice as common on the positive examples as on "
@@ -420,18 +434,19 @@ def draft(name: str, positives: Sequence[Example], negatives: Sequence[Example],
             keep_p = [page for i, page in enumerate(pos) if i % folds != f]
             keep_n = [page for i, page in enumerate(neg) if i % folds != f]
             held_p, held_n = positives[f::folds], negatives[f::folds]
-            s, t = select(rank_candidates(keep_p, keep_n), n_terms, n_subjects)
+            s, t = select(ranked(keep_p, keep_n), n_terms, n_subjects)
             if not s and not t:
                 pos_scores += [0.0] * len(held_p)
                 neg_scores += [0.0] * len(held_n)
                 continue
-            topic = topic_from_dict(topic_dict(name, s, t), f"<fold of {name}>")
+            topic = topic_from_dict(topic_dict(name, s, t, languages=languages),
+                                    f"<fold of {name}>")
             scores = score_examples(topic, [*held_p, *held_n], [*positives, *negatives])
             pos_scores += scores[:len(held_p)]
             neg_scores += scores[len(held_p):]
         out.scores, out.rule = (pos_scores, neg_scores), threshold_rule
         out.threshold, out.cv = THRESHOLD_RULES[threshold_rule](pos_scores, neg_scores)
-    out.topic = topic_dict(name, subjects, terms, out.threshold, description)
+    out.topic = topic_dict(name, subjects, terms, out.threshold, description, languages)
     topic_from_dict(out.topic, f"<draft of {name}>")     # a draft always loads
     return out
 
@@ -474,6 +489,9 @@ def to_toml(d: Draft) -> str:
     out = head + ["", f"name = {_toml_string(t['name'])}"]
     if t.get("description"):
         out.append(f"description = {_toml_string(t['description'])}")
+    if t.get("languages"):
+        out += ["# the positive examples' languages, whose rules read the terms",
+                f"languages = {_toml_list(t['languages'])}"]
     if "threshold" in t:
         out.append(f"threshold = {t['threshold']}")
     f = t["features"]

@@ -192,3 +192,24 @@ def test_learnt_terms_join_their_own_language_only(tmp_path):
     assert english.score == 0.0
     lib.save(tmp_path)
     assert FeatureLibrary.load(tmp_path).candidates[gift[0].key].language == "de"
+
+
+def test_text_in_capitals_and_pages_of_no_detected_language():
+    """Found by a review: a heading in capitals made every stop word an acronym ("OS OVOS E OS
+    TOMATES" matched the term OS) and lost stop-listed terms (RECHT UND GESETZ); a page whose
+    language is not detected was read by English rules on a German topic; and a page outside
+    the topic's languages counted in the IDF statistics (CrawlState.judge_relevance skips a
+    page marked ``off_language``)."""
+    assert content(tokenize("OS OVOS E OS TOMATES", language="pt")) == tokenize(
+        "ovos tomates", language="pt")
+    assert tokenize("OS", language="pt") == list(term_tokens("OS", "pt"))
+    assert term_tokens("Recht", "de")[0] in tokenize("RECHT UND GESETZ", language="de")
+    topic = topic_from_dict({"name": "it", "languages": ["de"],
+                             "features": {"terms": ["Programmiersprache"]}})
+    model = RelevanceModel(topic, DocumentFrequencies())
+    bare = "<html><body><p>Programmiersprachen: Python, Rust, Go.</p></body></html>"
+    assert model.score_html(bare, method="e1").relevant
+    english = model.analyse(parse(html("en", "Languages", ["Programming languages "
+                                                            "and their compilers. " * 10])),
+                            None)
+    assert english.info.get("off_language") and not english.blocks

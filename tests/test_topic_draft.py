@@ -186,3 +186,24 @@ def test_candidates_are_read_in_the_example_language():
     japanese = page_candidates("機械学習の研究。機械学習は速い。", "ja")
     forms = {f for seen in japanese.values() for f in seen.forms}
     assert "機械学習" in forms and "机械学习" not in forms
+
+
+def test_a_draft_from_examples_in_another_language_names_it():
+    """Found by a review: Italian examples saying "via Roma" drafted the term "via", an
+    English stop word, and the draft failed to load; a Japanese term 進行 simplified to a
+    Chinese stop word."""
+    def example(i: int, text: str):
+        html = (f'<html lang="it"><head><title>Pagina {i}</title></head><body><article>'
+                + f"<p>{text}</p>" * 4 + "</article></body></html>")
+        return example_from_html(html, f"p{i}", f"http://it.test/{i}")
+
+    pos = [example(i, f"Il negozio di computer in via Roma {i} vende portatili, processori "
+                      "e schede video. Via Garibaldi ospita il laboratorio di riparazione.")
+           for i in range(4)]
+    neg = [example(10 + i, f"La pasticceria in piazza {i} vende torte e biscotti al cioccolato.")
+           for i in range(4)]
+    result = draft("computer", pos, neg, folds=2)
+    assert result.topic["languages"] == ["it"]
+    text = to_toml(result)
+    assert 'languages = [\n  "it",\n]' in text        # (to_toml loads what it writes)
+    assert "computer" in result.topic["features"]["terms"]

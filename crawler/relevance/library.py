@@ -102,7 +102,9 @@ class FeatureLibrary:
         self._support: Counter = Counter()
         self._votes: dict[str, Counter] = {}
         self._surface: dict[str, str] = {}
-        self._language: dict[str, str] = {}     # term -> its lexicon's code ("": English)
+        # term -> pages it was a σ term of, per lexicon code ("": English); only for terms
+        # met on a page in another language than English (most terms have no entry)
+        self._language: dict[str, Counter] = {}
 
     # ------------------------------------------------------------------ learning
     def observe(self, page: PageTerms, relevance: Relevance, vector: TopicVector,
@@ -139,11 +141,16 @@ class FeatureLibrary:
         new = [t for t in sig if t not in self._surface]
         if new:
             surface = page.surfaces_of(new)
-            code = lexicon(page.language).code or ""
             for t in new:
                 self._surface[t] = surface.get(t, t)
-                if code:
-                    self._language[t] = code
+        code = lexicon(page.language).code or ""
+        languages = self._language
+        for t in sig:
+            if code or t in languages:
+                seen = languages.get(t)
+                if seen is None:
+                    seen = languages[t] = Counter()
+                seen[code] += 1
         if len(self._pending) >= self.update_every:
             return self.update(vector)
         return []
@@ -167,11 +174,11 @@ class FeatureLibrary:
             if old is None:
                 self.candidates[t] = Candidate(self._surface.get(t, t), t,
                                                round(weights[t] / n, 6), self._support[t], cat,
-                                               round=self.rounds,
-                                               language=self._language.get(t, ""))
+                                               round=self.rounds, language=self._majority(t))
             elif old.status == "pending":
                 old.weight = max(old.weight, round(weights[t] / n, 6))
                 old.support, old.category = self._support[t], cat
+                old.language = self._majority(t)
         self._bound()
         accepted = []
         if self.auto_accept:
@@ -184,6 +191,11 @@ class FeatureLibrary:
         if accepted:
             self.version += 1
         return accepted
+
+    def _majority(self, term: str) -> str:
+        """The language of most pages ``term`` was learnt from ("": English)."""
+        seen = self._language.get(term)
+        return max(seen, key=seen.__getitem__) if seen else ""
 
     def _bound(self) -> None:
         """Keep the per-term statistics (support, category votes, surface) of at most
@@ -227,7 +239,8 @@ class FeatureLibrary:
         state = {"version": 1, "rounds": self.rounds, "pending": self._pending,
                  "support": dict(self._support),
                  "votes": {t: dict(v) for t, v in self._votes.items()},
-                 "surface": self._surface, "language": self._language}
+                 "surface": self._surface,
+                 "language": {t: dict(c) for t, c in self._language.items()}}
         atomic_write_text(state_dir / self.STATE_FILENAME, json.dumps(state, ensure_ascii=False))
         return path
 
@@ -266,7 +279,8 @@ class FeatureLibrary:
                 lib._support = Counter(state.get("support", {}))
                 lib._votes = {t: Counter(v) for t, v in state.get("votes", {}).items()}
                 lib._surface = dict(state.get("surface", {}))
-                lib._language = dict(state.get("language", {}))
+                lib._language = {t: Counter({c: 1} if isinstance(c, str) else c)
+                                 for t, c in state.get("language", {}).items()}
             except (ValueError, TypeError, AttributeError) as err:
                 raise ValueError(f"{state_path}: not a library state file: {err}") from err
         return lib
@@ -291,11 +305,16 @@ def _candidates(path, rows) -> dict[str, Candidate]:
         if rec["status"] not in STATUSES:
             raise ValueError(f"{path}: line {line}: status {rec['status']!r} is not "
                              f"one of {', '.join(STATUSES)}")
+        language = rec.get("language", "")
+        code = lexicon(language).code or "" if language else ""
+        if language and not code and language.replace("_", "-").split("-")[0].lower() \
+                not in ("en", "zh"):
+            raise ValueError(f"{path}: line {line}: language {language!r} is not a language "
+                             "code the relevance model reads by its own rules (empty: English)")
         try:
             out[rec["key"]] = Candidate(rec["term"], rec["key"], float(rec["weight"]),
                                         int(rec["support"]), rec["category"],
-                                        rec["status"], int(rec["round"]),
-                                        rec.get("language", ""))
+                                        rec["status"], int(rec["round"]), code)
         except ValueError as err:
             raise ValueError(f"{path}: line {line}: {err}") from err
     return out

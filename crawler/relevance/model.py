@@ -393,7 +393,7 @@ class RelevanceModel:
                 language: str | None = None) -> PageTerms:
         """Blocks of concept terms of a parsed page (never raises).  ``language``: the page's
         language when the caller has it (the extraction's, detected on the same main text);
-        detected here otherwise."""
+        detected here otherwise; undetected on a topic that names languages, its first."""
         url = url or doc.url
         try:
             blocks = tag_blocks(doc, main_text, **self.block_options)
@@ -406,10 +406,15 @@ class RelevanceModel:
             html = doc.root if getattr(doc.root, "tag", None) == "html" else None
             language = detect_language(sample[:5000],
                                        html.get("lang") if html is not None else None)
+        languages = self.topic.languages
+        if language is None and languages:
+            language = languages[0]     # (undetected: read as the topic's, like its links)
         page = PageTerms(language=language, url=url, info={"blocks": len(blocks)})
-        if self.topic.languages and language and language not in self.topic.languages:
-            # (rejected by score_page: not read with its language's lexicon, not counted)
-            page.reason = _off_language(language, self.topic.languages)
+        if languages and language not in languages:
+            # (rejected by score_page: not read with its language's lexicon, and no page of
+            # the IDF statistics: ``off_language``)
+            page.reason = _off_language(language, languages)
+            page.info["off_language"] = True
             return page
         vec = self.vector_for(language)
         marked = vec.language is not None

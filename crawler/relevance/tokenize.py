@@ -421,6 +421,16 @@ class Lexicon:
         """Pairs of a list of units, in order."""
         return list(chain.from_iterable(map(self.pairs.__getitem__, units)))
 
+    def read(self, text: str) -> str:
+        """``text`` as this language reads it (:func:`normal_text`); a text in capitals of
+        three words or more is read in lower case where stop words are marked (a heading
+        "OS OVOS E OS TOMATES" holds the article "os", not the acronym "OS"; a term or an
+        anchor "OS" is one)."""
+        text = normal_text(text, self.simplify_han)
+        if self.mark and text.isupper() and len(text.split(None, 2)) > 2:
+            text = text.lower()
+        return text
+
     def units(self, text: str, segment_han: bool = True, inner_terms: bool = True
               ) -> list[str]:
         """:func:`units` of a text already read by :func:`normal_text`, by this language's
@@ -574,7 +584,7 @@ def key_info(text: str, segment_han: bool = True, language: str | None = None
     occurrence (for :func:`surfaces`); ``segment_han`` as in :func:`units`, ``language`` as in
     :func:`tokenize`.  Read-only: may come from a cache."""
     lex = _BY_NAME.get(language) or lexicon(language)
-    text = normal_text(text, lex.simplify_han)
+    text = lex.read(text)
     if len(text) <= _CACHE_TEXT_CHARS and (lex.segment is not None
                                            or _HAN.search(text) is None):   # (lex.cached)
         return lex.short_info(text)
@@ -586,7 +596,7 @@ def tokenize_surface(text: str, language: str | None = None) -> list[tuple[str, 
     """``(key, surface)`` pairs in text order; ``surface`` is the lower-cased original word
     (a Japanese word's dictionary form)."""
     lex = lexicon(language)
-    return lex.pairs_of(lex.units(normal_text(text, lex.simplify_han)))
+    return lex.pairs_of(lex.units(lex.read(text)))
 
 
 def tokenize(text: str, segment_han: bool | None = True, language: str | None = None
@@ -596,7 +606,7 @@ def tokenize(text: str, segment_han: bool | None = True, language: str | None = 
     ``language``: the text's, whose stop words and stemmer make the keys (:func:`lexicon`;
     English by default)."""
     lex = lexicon(language)
-    text = normal_text(text, lex.simplify_han)
+    text = lex.read(text)
     if lex.cached(text):
         return list(lex.short_info(text)[0])
     if lex.segment is not None:
