@@ -10,9 +10,14 @@ and its language, the page's terms added to the IDF statistics, then the score (
 per language and topic, the default threshold, pages in a seeded shuffled order).
 
     python bench/relevance_languages.py [--lang de --lang ja] [--seed 1]
+    python bench/relevance_languages.py --data bench/languages_hard
+
+``bench/languages_hard`` (another writer, 6 languages, 14 pages each): pages of several
+kinds (news, forum posts, reviews, FAQs), per topic one on-topic page in vocabulary a user
+would not list, and 5 hard negatives per language from the topics' neighbourhoods.
 
 Prints per language and topic the on-topic pages accepted (of 3), the off-topic ones accepted
-(of the other 8), the lowest on-topic and highest off-topic score, then precision / recall /
+(of the others), the lowest on-topic and highest off-topic score, then precision / recall /
 F1 per language and in total.  A small, clean set: one page moves a language's F1 by about
 0.05, and the distractors are far from the three topics.
 """
