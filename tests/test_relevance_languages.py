@@ -213,3 +213,29 @@ def test_text_in_capitals_and_pages_of_no_detected_language():
                                                             "and their compilers. " * 10])),
                             None)
     assert english.info.get("off_language") and not english.blocks
+
+
+def test_state_of_an_older_tokeniser_is_reported(tmp_path, caplog):
+    """Statistics and candidates saved before the per-language keys are read, with a warning
+    naming the file (the keys of pages in other languages than English differ)."""
+    import json
+    import logging
+
+    from crawler.relevance import FeatureLibrary
+
+    (tmp_path / "document_frequencies.json").write_text(
+        json.dumps({"version": 1, "n_docs": 2, "df": {"comput": 2}}), encoding="utf-8")
+    (tmp_path / "candidates.tsv").write_text(
+        "term\tkey\tweight\tsupport\tcategory\tstatus\tround\n"
+        "Gift\tgift\t0.5\t3\tterms\taccepted\t1\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        stats = DocumentFrequencies.load(tmp_path)
+        library = FeatureLibrary.load(tmp_path)
+    assert stats.n_docs == 2 and library.accepted() == {"gift": ("terms", "Gift")}
+    assert "document_frequencies.json: gathered with token keys of version 1" in caplog.text
+    assert "candidates.tsv: written before its language column" in caplog.text
+    stats.save(tmp_path)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        DocumentFrequencies.load(tmp_path)
+    assert "token keys" not in caplog.text

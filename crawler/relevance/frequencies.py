@@ -7,6 +7,7 @@ directory with an atomic write (temporary file + ``os.replace``).
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 import tempfile
@@ -16,6 +17,10 @@ from operator import add
 from pathlib import Path
 
 FORMAT_VERSION = 1
+# the version of the token keys (crawler.relevance.tokenize): 2 since pages in languages other
+# than English and Chinese are read by their own stop words and stemmer (2026-12-02)
+TOKENS_VERSION = 2
+log = logging.getLogger(__name__)
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:
@@ -88,7 +93,8 @@ class DocumentFrequencies:
         return list(map(by_df.__getitem__, dfs))
 
     def to_dict(self) -> dict:
-        return {"version": FORMAT_VERSION, "n_docs": self.n_docs, "df": self.df}
+        return {"version": FORMAT_VERSION, "tokens": TOKENS_VERSION, "n_docs": self.n_docs,
+                "df": self.df}
 
     @classmethod
     def path_in(cls, state_dir: str | Path) -> Path:
@@ -118,6 +124,13 @@ class DocumentFrequencies:
             if data.get("version") != FORMAT_VERSION:
                 raise ValueError(f"unsupported version {data.get('version')!r}")
             df = {str(k): int(v) for k, v in data["df"].items()}
-            return cls(df, int(data["n_docs"]), max_terms=max_terms)
+            stats = cls(df, int(data["n_docs"]), max_terms=max_terms)
+            tokens = data.get("tokens", 1)
         except (ValueError, KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"{path}: not a document-frequency file: {err}") from err
+        if tokens != TOKENS_VERSION:
+            log.warning("%s: gathered with token keys of version %s (now %s): the keys of pages "
+                        "in languages other than English and Chinese differ, so those terms "
+                        "count as unseen until the crawl meets them again", path, tokens,
+                        TOKENS_VERSION)
+        return stats

@@ -24,6 +24,7 @@ import csv
 import heapq
 import io
 import json
+import logging
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -41,6 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
 STATUSES = ("pending", "accepted", "rejected")
 COLUMNS = ("term", "key", "weight", "support", "category", "status", "round", "language")
 OLD_COLUMNS = COLUMNS[:-1]      # (files written before the language column)
+log = logging.getLogger(__name__)
 
 
 def sigma(page: PageTerms, idf_many: Callable[[Iterable[str]], list[float]],
@@ -296,6 +298,10 @@ def _candidates(path, rows) -> dict[str, Candidate]:
     columns = tuple(h.strip() for h in header) if header is not None else ()
     if columns not in (COLUMNS, OLD_COLUMNS):
         raise ValueError(f"{path}: line 1: expected the header {' '.join(COLUMNS)}")
+    if columns == OLD_COLUMNS:
+        log.warning("%s: written before its language column: every term is read as English "
+                    "(a term learnt on pages in another language matches them again once its "
+                    "language is set in the column added on the next save)", path)
     for line, row in enumerate(rows, start=2):
         if not row or not "".join(row).strip():
             continue

@@ -30,11 +30,12 @@ characters (soft hyphens, zero-width spaces and joiners), and a word keeps its c
 Other languages [DEFAULT, not from the source]: a page's key words depend on its language
 (:func:`lexicon`): the Snowball stemmer of the language (PyStemmer: German, French, Spanish,
 Russian, Polish, ... 33 languages) and its stop words (``stopwordsiso``) replace English
-steps 2-5; a topic term made only of stop words has them taken off its language's list (the
-lists hold content words).  Japanese runs of Han and kana are segmented by MeCab (``fugashi``, ``unidic-lite``)
-into dictionary forms, and not read in simplified Chinese forms.  The topic's terms are read
-with the same lexicon as the page (:class:`~.model.RelevanceModel` builds one topic vector
-per language).
+steps 2-5; its stop words are marked keys (:data:`STOP_MARK`), which the relevance model
+drops from a page unless they are a concept of its topic (the lists hold content words:
+French *force*, Portuguese *Sistema Solar*).  Japanese runs of Han and kana are segmented by
+MeCab (``fugashi``, ``unidic-lite``) into dictionary forms, and not read in simplified
+Chinese forms.  The topic's terms are read with the same lexicon as the page
+(:class:`~.model.RelevanceModel` builds one topic vector per language).
 
 Keys are internal; show users the original terms.  Chinese: stop words (:data:`ZH_STOP`) and
 punctuation are dropped, Latin words inside Chinese text get the English treatment.
