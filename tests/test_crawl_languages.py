@@ -58,7 +58,7 @@ def _web() -> WebArchive:
         f"<ul>{links}</ul>"))}
     for slug, (title, body) in pages.items():
         url = f"{HOME}{slug}.html"
-        records[url] = Record(url, 200, "OK", html, _page(title, body, f'<a href="/">Start</a>'))
+        records[url] = Record(url, 200, "OK", html, _page(title, body, '<a href="/">Start</a>'))
     return WebArchive(records=records, seeds=[HOME])
 
 
