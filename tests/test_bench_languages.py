@@ -1,4 +1,4 @@
-"""The relevance filter on the project's pages in eleven other languages
+"""The relevance filter on the project's pages in twelve other languages
 (``bench/relevance_languages.py``; topic files written before the pages)."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def load_bench():
 def test_every_language_keeps_its_on_topic_pages():
     bench = load_bench()
     langs = bench.languages()
-    assert {"de", "fr", "es", "pl", "ru", "ja", "tr"} <= set(langs)
+    assert {"de", "fr", "es", "pl", "ru", "ja", "ko", "tr"} <= set(langs)
     results = bench.run(langs)
     assert len(results) == 3 * len(langs)
     for lang in langs:

@@ -92,6 +92,15 @@ def test_a_term_keeps_the_stop_listed_words_it_holds():
     assert spanish.terms == ("SO", "ordenador")
 
 
+def test_korean_is_segmented_into_morphemes():
+    keys = content(tokenize("개발자들은 프로그래밍 언어로 소프트웨어를 만들었습니다.",
+                            language="ko"))
+    assert {"개발자", "프로그래밍", "언어", "소프트웨어", "만들"} <= set(keys)
+    assert not {"은", "로", "를", "었", "습니다"} & set(keys)       # particles, endings
+    assert content(tokenize("책을 읽었다", language="ko")) == ["책", "읽"]    # one syllable
+    assert term_tokens("운영체제", "ko") == tuple(tokenize("운영체제를", language="ko"))
+
+
 def test_japanese_is_segmented_into_dictionary_forms():
     keys = tokenize("研究者たちは新しいプログラミング言語とコンピュータの性能を比較しました。",
                     language="ja")
@@ -107,6 +116,14 @@ def test_japanese_is_segmented_into_dictionary_forms():
 
 
 LANGUAGE_PAGES = {
+    "ko": (["컴퓨터", "프로그래밍 언어", "소프트웨어", "운영체제", "네트워크"],
+           ["초기의 컴퓨터들은 대학과 연구소에서 사용되었습니다.",
+            "개발자들은 여러 프로그래밍 언어로 소프트웨어를 만들었고 운영체제를 "
+            "개선했습니다.",
+            "오늘날에는 네트워크를 통해 전 세계의 컴퓨터들이 연결되어 있습니다."],
+           ["우리 팀은 관중이 가득 찬 경기장에서 경기를 이겼습니다.",
+            "후반전에 공격수가 두 골을 넣었고 팬들은 밤늦게까지 거리에서 승리를 "
+            "축하했습니다."]),
     # lang: (topic terms, on-topic page, off-topic page)
     "de": (["Computer", "Programmiersprache", "Betriebssystem", "Software", "Netzwerk"],
            ["Moderne Betriebssysteme verwalten die Programme, die auf einem Computer laufen.",

@@ -266,8 +266,8 @@ def _latin(word: str, stop: frozenset[str] = EN_STOP, stem: Callable[[str], str]
     words, split = _words(word)
     if not split:
         low = words[0]
-        if low.isdigit() or len(low) < 2:
-            return ()
+        if low.isdigit() or (len(low) < 2 and not "\uac00" <= low <= "\ud7a3"):
+            return ()       # (a Hangul syllable is a word: 책, 꽃)
         if low in stop:
             if not mark:
                 return ()
@@ -373,6 +373,43 @@ def _japanese_units(text: str) -> list[str]:
             # 伊東); a loanword's lemma carries its origin (コンピューター-computer)
             lemma = feature.orthBase if pos2 == "固有名詞" else feature.lemma
             out.append(lemma.split("-", 1)[0] if lemma else word.surface)
+    return out
+
+
+# Korean: runs of Hangul go to MeCab-ko; the rest is cut into word runs as anywhere else
+_KO_RUN = re.compile("([\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+)")
+# MeCab-ko (Sejong tags) morphemes that carry a topic: common and proper nouns, roots, verb
+# and adjective stems (not particles J*, endings E*, affixes X*, determiners, adverbs)
+_KO_KEEP = frozenset(("NNG", "NNP", "XR", "VV", "VA", "SH"))
+_KO_TAGGER: list = []
+
+
+def _korean_units(text: str) -> list[str]:
+    """Units of Korean text: each Hangul run segmented by MeCab-ko (``python-mecab-ko`` with
+    its dictionary) into morphemes, nouns, roots and verb and adjective stems kept
+    (읽었습니다 -> 읽, 컴퓨터들이 -> 컴퓨터; a compound noun as the dictionary has it,
+    인공지능); particles, endings and affixes left out."""
+    if not _KO_TAGGER:
+        with _SEG_LOCK:
+            if not _KO_TAGGER:
+                from mecab import MeCab
+                _KO_TAGGER.append(MeCab())
+    tagger = _KO_TAGGER[0]
+    out: list[str] = []
+    for i, part in enumerate(_KO_RUN.split(text)):
+        if not i % 2:
+            if part:
+                out.extend(_WORD_NO_HAN.findall(part))
+            continue
+        for morpheme in tagger.parse(part):
+            feature = morpheme.feature
+            tag = feature.pos or ""
+            if tag.split("+", 1)[0] not in _KO_KEEP:
+                continue
+            if "+" in tag and feature.expression:   # (a fused form: 예쁜 is 예쁘 + ㄴ)
+                out.append(feature.expression.split("+", 1)[0].split("/", 1)[0])
+            else:
+                out.append(morpheme.surface)
     return out
 
 
@@ -509,6 +546,8 @@ def _load_lexicon(code: str) -> Lexicon:
     algorithm = SNOWBALL.get(code)
     if code == "ja":
         return Lexicon(code, frozenset(stop), fold, _japanese_units)
+    if code == "ko":
+        return Lexicon(code, frozenset(stop | EN_STOP), fold, _korean_units)
     if algorithm in Stemmer.algorithms():
         stem = Stemmer.Stemmer(algorithm).stemWord
     elif stop:
