@@ -352,28 +352,42 @@ def _japanese_units(text: str) -> list[str]:
     ``unidic-lite`` dictionary), every word as its dictionary form (走った, 走らない -> 走る;
     コンピュータ -> コンピューター), a name as written; particles, auxiliary and light verbs,
     pronouns, prefixes and suffixes (さん, 者), numbers and symbols left out."""
-    if not _TAGGER:
-        with _SEG_LOCK:
-            if not _TAGGER:
-                import fugashi
-                _TAGGER.append(fugashi.Tagger())
-    tagger = _TAGGER[0]
-    out: list[str] = []
-    for i, part in enumerate(_JA_RUN.split(text)):
-        if not i % 2:
-            if part:
-                out.extend(_WORD_NO_HAN.findall(part))
+    return _script_units(text, _JA_RUN, _japanese_words)
+
+
+def _japanese_words(run: str) -> Iterable[str]:
+    import fugashi
+    for word in _tagger(_TAGGER, fugashi.Tagger)(run):
+        feature = word.feature
+        pos, pos2 = feature.pos1, feature.pos2
+        if pos in _JA_SKIP or pos2 == "数詞" or (pos in _JA_LIGHT and pos2 == "非自立可能"):
             continue
-        for word in tagger(part):
-            feature = word.feature
-            pos, pos2 = feature.pos1, feature.pos2
-            if pos in _JA_SKIP or pos2 == "数詞" or (pos in _JA_LIGHT and pos2 == "非自立可能"):
-                continue
-            # a name as written (the lemma of 東京 is its reading トウキョウ, shared by 伊藤 and
-            # 伊東); a loanword's lemma carries its origin (コンピューター-computer)
-            lemma = feature.orthBase if pos2 == "固有名詞" else feature.lemma
-            out.append(lemma.split("-", 1)[0] if lemma else word.surface)
+        # a name as written (the lemma of 東京 is its reading トウキョウ, shared by 伊藤 and
+        # 伊東); a loanword's lemma carries its origin (コンピューター-computer)
+        lemma = feature.orthBase if pos2 == "固有名詞" else feature.lemma
+        yield lemma.split("-", 1)[0] if lemma else word.surface
+
+
+def _script_units(text: str, runs: re.Pattern, words: Callable[[str], Iterable[str]]
+                  ) -> list[str]:
+    """Units of a text whose runs of one script (``runs``, a capturing split pattern) a
+    segmenter cuts (``words``); the rest is cut into word runs as anywhere else."""
+    out: list[str] = []
+    for i, part in enumerate(runs.split(text)):
+        if i % 2:
+            out.extend(words(part))
+        elif part:
+            out.extend(_WORD_NO_HAN.findall(part))
     return out
+
+
+def _tagger(slot: list, make: Callable[[], object]):
+    """The segmenter held in ``slot``, made on first use (loads its dictionary)."""
+    if not slot:
+        with _SEG_LOCK:
+            if not slot:
+                slot.append(make())
+    return slot[0]
 
 
 # Korean: runs of Hangul go to MeCab-ko; the rest is cut into word runs as anywhere else
@@ -389,28 +403,20 @@ def _korean_units(text: str) -> list[str]:
     its dictionary) into morphemes, nouns, roots and verb and adjective stems kept
     (읽었습니다 -> 읽, 컴퓨터들이 -> 컴퓨터; a compound noun as the dictionary has it,
     인공지능); particles, endings and affixes left out."""
-    if not _KO_TAGGER:
-        with _SEG_LOCK:
-            if not _KO_TAGGER:
-                from mecab import MeCab
-                _KO_TAGGER.append(MeCab())
-    tagger = _KO_TAGGER[0]
-    out: list[str] = []
-    for i, part in enumerate(_KO_RUN.split(text)):
-        if not i % 2:
-            if part:
-                out.extend(_WORD_NO_HAN.findall(part))
+    return _script_units(text, _KO_RUN, _korean_words)
+
+
+def _korean_words(run: str) -> Iterable[str]:
+    from mecab import MeCab
+    for morpheme in _tagger(_KO_TAGGER, MeCab).parse(run):
+        feature = morpheme.feature
+        tag = feature.pos or ""
+        if tag.split("+", 1)[0] not in _KO_KEEP:
             continue
-        for morpheme in tagger.parse(part):
-            feature = morpheme.feature
-            tag = feature.pos or ""
-            if tag.split("+", 1)[0] not in _KO_KEEP:
-                continue
-            if "+" in tag and feature.expression:   # (a fused form: 예쁜 is 예쁘 + ㄴ)
-                out.append(feature.expression.split("+", 1)[0].split("/", 1)[0])
-            else:
-                out.append(morpheme.surface)
-    return out
+        if "+" in tag and feature.expression:   # (a fused form: 예쁜 is 예쁘 + ㄴ)
+            yield feature.expression.split("+", 1)[0].split("/", 1)[0]
+        else:
+            yield morpheme.surface
 
 
 class Lexicon:
