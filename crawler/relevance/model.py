@@ -349,7 +349,7 @@ class RelevanceModel:
     @property
     def vector(self) -> TopicVector:
         """The current topic vector in the topic's first language (English when it names
-        none): the one link texts are scored with."""
+        none): the one a text of no known language is scored with."""
         return self.vector_for(self.topic.languages[0] if self.topic.languages else None)
 
     def vector_for(self, language: str | None) -> TopicVector:
