@@ -155,9 +155,9 @@ class LinkScorer:
             self.exemplars.append(url)
 
     # ------------------------------------------------------------------ scoring
-    def _text_score(self, text: str, hits: Callable[[str], float] | None = None) -> float:
-        hits = (hits or self.concept_hits)(text) if text else 0.0
-        return 1.0 - math.exp(-hits)
+    @staticmethod
+    def _text_score(text: str, hits: Callable[[str], float]) -> float:
+        return 1.0 - math.exp(-hits(text)) if text else 0.0
 
     def url_component(self, urls: Sequence[str]) -> np.ndarray:
         """S1 similarity of every URL to the exemplar set.  A URL met again (navigation links
@@ -294,15 +294,12 @@ class LinkScorer:
             else:
                 seen[0] += 1
                 seen[1] += parent
-        mean_parent = self.mean_parent
-        hits = self.hits_for(language) if language and self.hits_for is not None else None
-
-        def text_score(text: str) -> float:
-            return self._text_score(text, hits)
-
-        static = [(round(sim, 4), round(text_score(link.anchor), 4),
-                   round(text_score(link.context), 4), round(mean_parent(link.url, parent), 4),
-                   1.0 if link.in_content else 0.0)
+        mean_parent, text_score = self.mean_parent, self._text_score
+        hits = self.hits_for(language) if language and self.hits_for is not None \
+            else self.concept_hits
+        static = [(round(sim, 4), round(text_score(link.anchor, hits), 4),
+                   round(text_score(link.context, hits), 4),
+                   round(mean_parent(link.url, parent), 4), 1.0 if link.in_content else 0.0)
                   for link, sim in zip(links, url_sim.tolist())]
         rows = self.learner.rows_many([link_features(link, parent) for link in links])
         scores, comps = self._finish(urls, static, rows, depth,

@@ -43,10 +43,11 @@ MAX_URL_LENGTH = 2000
 # (and no dot segment, checked apart); tests/test_crawler_units.py checks the claim
 _PLAIN_URL = re.compile(r"https?://[a-z0-9-]+(?:\.[a-z0-9-]+)*/[A-Za-z0-9_~!$&'()*+,=@/.-]*\Z")
 CONTEXT_CHARS = 240
+_SCHEME_NAME = r"[A-Za-z][A-Za-z0-9+.-]*"      # RFC 3986 3.1
 # a reference whose path (after any scheme and authority) holds an empty segment ("a//b")
-_EMPTY_SEGMENT = re.compile(r"(?>(?:[A-Za-z][A-Za-z0-9+.-]*:)?(?://[^/?#]*)?)[^?#]*?//")
-_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")     # scheme and authority
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_EMPTY_SEGMENT = re.compile(rf"(?>(?:{_SCHEME_NAME}:)?(?://[^/?#]*)?)[^?#]*?//")
+_ABSOLUTE = re.compile(rf"{_SCHEME_NAME}://")     # scheme and authority
+_SCHEME = re.compile(rf"({_SCHEME_NAME}):")
 
 
 @dataclass

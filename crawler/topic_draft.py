@@ -63,7 +63,15 @@ from pathlib import Path
 from extraction import ParseError, extract_document, parse
 
 from .relevance import DocumentFrequencies, RelevanceModel
-from .relevance.tokenize import has_han, is_stop_key, lexicon, term_tokens, tokenize
+from .relevance.tokenize import (
+    ENGLISH,
+    Lexicon,
+    has_han,
+    is_stop_key,
+    lexicon,
+    term_tokens,
+    tokenize,
+)
 from .relevance.topic import Topic, topic_from_dict
 
 RECALL = 0.75          # of the positive examples the ``recall`` threshold rule keeps
@@ -191,9 +199,9 @@ def load_examples(specs: Iterable[str], warn=print) -> list[Example]:
 
 
 # ---------------------------------------------------------------------------- candidates
-def _unit_key(unit: str, language: str | None = None) -> tuple[str, ...]:
-    """The key of a unit in its page's language; none for a stop word (marked or dropped)."""
-    key = tuple(tokenize(unit, segment_han=False, language=language))
+def _unit_key(unit: str, lex: Lexicon = ENGLISH) -> tuple[str, ...]:
+    """The key of a unit in its page's lexicon; none for a stop word (marked or dropped)."""
+    key = tuple(tokenize(unit, segment_han=False, language=lex.code))
     return () if len(key) == 1 and is_stop_key(key[0]) else key
 
 
@@ -220,24 +228,23 @@ def page_candidates(main: str, language: str | None = None, title: str = ""
     segment_han = language == "zh"          # as the relevance model segments the page
     lex = lexicon(language)
     # (German and Luxembourgish write every noun with a capital: case tells no name there)
-    main_cased = lex.code not in _NOUNS_CAPITALISED
-    for text, cased in ((title, False), (main, main_cased)):
+    nouns_capitalised = lex.code in _NOUNS_CAPITALISED
+    for text, cased in ((title, False), (main, not nouns_capitalised)):
         for stretch in _BREAKS.split(text):
             units = lex.units(lex.read(stretch), segment_han)
-            _stretch_candidates(units, found, cased, language)
+            _stretch_candidates(units, found, cased, lex, nouns_capitalised)
     return found
 
 
-def _stretch_candidates(seq: list[str], found: dict[tuple[str, ...], Seen],
-                        cased: bool, language: str | None = None) -> None:
+def _stretch_candidates(seq: list[str], found: dict[tuple[str, ...], Seen], cased: bool,
+                        lex: Lexicon = ENGLISH, nouns_capitalised: bool = False) -> None:
     prev_key: tuple[str, ...] = ()
     prev_unit = ""
     # jieba's pieces are words already (not paired); MeCab's are finer (人工 知能)
-    segmented = lexicon(language).segment is not None
+    segmented = lex.segment is not None
     space = "" if segmented else " "
-    nouns_capitalised = lexicon(language).code in _NOUNS_CAPITALISED
     for i, unit in enumerate(seq):
-        key = _unit_key(unit, language)
+        key = _unit_key(unit, lex)
         if len(key) != 1 or not any(c.isalpha() for c in unit):
             prev_key, prev_unit = (), ""
             continue

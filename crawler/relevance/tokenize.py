@@ -429,8 +429,8 @@ class Lexicon:
                  segment: Callable[[str], list[str]] | None = None):
         self.code, self.stop, self.stem = code, stop, stem
         self.mark = code is not None        # stop words as marked keys (every one but English)
-        # a language's own segmenter (Japanese): text -> units, replacing the script runs;
-        # its Han is not read in simplified forms
+        # a language's own segmenter (Japanese, Korean): text -> units, replacing the script
+        # runs; its Han is not read in simplified forms
         self.segment = segment
         self.simplify_han = segment is None
         # (the other languages' tables are a quarter of English's: a crawl may meet dozens)
@@ -509,6 +509,8 @@ SNOWBALL = {
     "es": "spanish", "sv": "swedish", "ta": "tamil", "tr": "turkish", "yi": "yiddish",
 }
 _SAME = {"nb": "no", "nn": "no"}        # codes read as one language (Norwegian)
+# languages with a segmenter of their own (text -> units)
+_SEGMENTERS = {"ja": _japanese_units, "ko": _korean_units}
 _LEXICONS: dict[str, Lexicon] = {}         # base code -> its lexicon
 _BY_NAME: dict[str | None, Lexicon] = {None: ENGLISH, "en": ENGLISH}    # code as given -> ...
 _LEX_LOCK = threading.Lock()
@@ -516,8 +518,8 @@ _LEX_LOCK = threading.Lock()
 
 def lexicon(language: str | None) -> Lexicon:
     """The lexicon of a language code (``de``, ``pt-BR``): its Snowball stemmer (PyStemmer)
-    and its stop words (``stopwordsiso``), for each it has; Japanese has its segmenter
-    (:func:`_japanese_units`).  English, Chinese (whose Latin words are English ones), an
+    and its stop words (``stopwordsiso``), for each it has; Japanese and Korean have their
+    segmenters (:data:`_SEGMENTERS`).  English, Chinese (whose Latin words are English ones), an
     unknown code and None: :data:`ENGLISH`."""
     lex = _BY_NAME.get(language)
     if lex is not None:
@@ -547,17 +549,14 @@ def _load_lexicon(code: str) -> Lexicon:
         if _WORD_NO_HAN.fullmatch(w):           # single words only ("a ha" is two)
             parts, split = _words(w)            # as _latin reads them (aujourd'hui, bazı)
             stop.update(parts if not split else [w.lower()] + [p for p in parts if p])
-    if code == "ja":        # (the Latin words of Japanese pages are mostly English ones)
-        stop.update(EN_STOP)
+    segment = _SEGMENTERS.get(code)
+    if segment is not None:     # (the Latin words of its pages are mostly English ones)
+        return Lexicon(code, frozenset(stop | EN_STOP), fold, segment)
     algorithm = SNOWBALL.get(code)
-    if code == "ja":
-        return Lexicon(code, frozenset(stop), fold, _japanese_units)
-    if code == "ko":
-        return Lexicon(code, frozenset(stop | EN_STOP), fold, _korean_units)
     if algorithm in Stemmer.algorithms():
         stem = Stemmer.Stemmer(algorithm).stemWord
     elif stop:
-        stem = str      # stop words only (Japanese, Korean, Vietnamese, ...): no stemming
+        stem = str      # stop words only (Vietnamese, Bulgarian, ...): no stemming
     else:
         return ENGLISH
     return Lexicon(code, frozenset(stop), stem)
@@ -668,11 +667,7 @@ def term_tokens(term: str, language: str | None = None) -> tuple[str, ...]:
     """Keys of a topic term or variant, as a page in ``language`` (:func:`tokenize`) has them.
     Han terms are first added to the segmenter's dictionary so that pages keep them whole
     (this mutates the shared segmenter: additive)."""
-    return _term_keys(term, language)
-
-
-def _term_keys(term: str, language: str | None) -> tuple[str, ...]:
-    if lexicon(language).segment is not None:       # (Japanese: as its pages are read)
+    if lexicon(language).segment is not None:       # (Japanese, Korean: as pages are read)
         return tuple(tokenize(term, language=language))
     term = normal_text(" ".join(term.split()))     # (Han in its simplified form, as pages)
     if has_han(term):
