@@ -2,6 +2,8 @@
 (:class:`crawler.relevance.tokenize.Lexicon`), on pages written for these tests."""
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from crawler.relevance import DocumentFrequencies, RelevanceModel
@@ -115,7 +117,31 @@ def test_japanese_is_segmented_into_dictionary_forms():
     assert content(tokenize("The computers of Japan", language="ja")) == ["computer", "japan"]
 
 
+def test_thai_is_segmented_into_words():
+    """Thai has no spaces between words: before PyThaiNLP's segmenter a whole phrase was one
+    key, so no topic term ever matched a Thai page."""
+    keys = content(tokenize("ระบบปฏิบัติการเป็นซอฟต์แวร์ที่ควบคุมการทำงานของคอมพิวเตอร์",
+                            language="th"))
+    assert {"ระบบปฏิบัติการ", "ซอฟต์แวร์", "คอมพิวเตอร์"} <= set(keys)
+    assert not {"เป็น", "ที่", "ของ"} & set(keys)               # stop words
+    # SARA AM, which NFKC splits in two, is read whole by the dictionary: คำสั่ง is one word
+    assert term_tokens("คำสั่ง", "th") == (unicodedata.normalize("NFKC", "คำสั่ง"),)
+    # a one-word term inside a longer dictionary word is given too; not where the rest of
+    # the word is no word (กา, "crow", in การเมือง, "politics")
+    term_tokens("คอมพิวเตอร์", "th"), term_tokens("กา", "th")
+    micro = tokenize("ไมโครคอมพิวเตอร์ การเมือง", language="th")
+    assert micro[:2] == ["ไมโครคอมพิวเตอร์", "คอมพิวเตอร์"] and "กา" not in micro
+    assert content(tokenize("Linux และ Windows", language="th")) == ["linux", "window"]
+
+
 LANGUAGE_PAGES = {
+    "th": (["คอมพิวเตอร์", "ซอฟต์แวร์", "ระบบปฏิบัติการ", "ภาษาโปรแกรม", "เครือข่าย"],
+           ["คอมพิวเตอร์รุ่นแรกถูกใช้ในมหาวิทยาลัยและสถาบันวิจัย",
+            "นักพัฒนาเขียนซอฟต์แวร์ด้วยภาษาโปรแกรมหลายภาษา และปรับปรุงระบบปฏิบัติการ"
+            "ให้ทำงานได้เร็วขึ้น",
+            "ปัจจุบันคอมพิวเตอร์ทั่วโลกเชื่อมต่อกันผ่านเครือข่ายอินเทอร์เน็ต"],
+           ["ทีมของเราชนะการแข่งขันฟุตบอลในสนามที่มีผู้ชมเต็มอัฒจันทร์",
+            "ในครึ่งหลังกองหน้ายิงได้สองประตู และแฟนบอลฉลองชัยชนะบนถนนจนดึก"]),
     "ko": (["컴퓨터", "프로그래밍 언어", "소프트웨어", "운영체제", "네트워크"],
            ["초기의 컴퓨터들은 대학과 연구소에서 사용되었습니다.",
             "개발자들은 여러 프로그래밍 언어로 소프트웨어를 만들었고 운영체제를 "

@@ -34,7 +34,8 @@ steps 2-5; its stop words are marked keys (:data:`STOP_MARK`), which the relevan
 drops from a page unless they are a concept of its topic (the lists hold content words:
 French *force*, Portuguese *Sistema Solar*).  Japanese runs of Han and kana are segmented by
 MeCab (``fugashi``, ``unidic-lite``) into dictionary forms, and not read in simplified
-Chinese forms.  The topic's terms are read with the same lexicon as the page
+Chinese forms; Korean runs by MeCab-ko (``python-mecab-ko``) into morphemes; Thai runs by
+PyThaiNLP's dictionary segmenter into words.  The topic's terms are read with the same lexicon as the page
 (:class:`~.model.RelevanceModel` builds one topic vector per language).
 
 Keys are internal; show users the original terms.  Chinese: stop words (:data:`ZH_STOP`) and
@@ -419,6 +420,80 @@ def _korean_words(run: str) -> Iterable[str]:
             yield morpheme.surface
 
 
+# Thai: runs of Thai letters, vowels and tone marks go to PyThaiNLP's dictionary segmenter
+# (newmm, maximal matching over Thai character clusters; its "safe" variant bounds the time
+# of long ambiguous runs); the rest is cut into word runs as anywhere else.  NFKC splits SARA
+# AM (U+0E33) into NIKHAHIT and SARA AA, which the dictionary does not hold: a run is
+# segmented with SARA AM whole and its words are given back in NFKC, as stop words are read
+_TH_RUN = re.compile("([\u0e01-\u0e3a\u0e40-\u0e4e]+)")
+_TH_AM_NFKC, _TH_AM = "\u0e4d\u0e32", "\u0e33"
+_TH_SKIP = frozenset(("\u0e46", "\u0e2f"))   # MAI YAMOK (repeat the word), PAIYANNOI
+
+
+# one-word Thai topic terms (SARA AM whole), given again after a longer dictionary word that
+# holds them (คำสั่ง in ตามคำสั่ง, คอมพิวเตอร์ in ไมโครคอมพิวเตอร์), as Chinese ones are
+_TH_TERMS: set[str] = set()
+_TH_INNER: list = []        # [the pattern finding them], rebuilt when a term is added
+
+
+def _thai_units(text: str) -> list[str]:
+    """Units of Thai text: each Thai run segmented by PyThaiNLP (``newmm-safe``) into words
+    (ระบบปฏิบัติการเป็นซอฟต์แวร์ -> ระบบปฏิบัติการ, เป็น, ซอฟต์แวร์), a word holding a
+    one-word topic term followed by that term (:func:`add_thai_term`); the repetition and
+    abbreviation marks left out."""
+    return _script_units(text, _TH_RUN, _thai_words)
+
+
+def _thai_words(run: str, inner_terms: bool = True) -> Iterable[str]:
+    from pythainlp.tokenize import word_tokenize
+    inner = _TH_INNER[0] if inner_terms and _TH_INNER else None
+    for word in word_tokenize(run.replace(_TH_AM_NFKC, _TH_AM), engine="newmm-safe",
+                              keep_whitespace=False):
+        if word in _TH_SKIP:
+            continue
+        yield word.replace(_TH_AM, _TH_AM_NFKC)
+        if inner is not None and word not in _TH_TERMS:
+            yield from _thai_inner(word, inner)
+
+
+def _thai_inner(word: str, inner: re.Pattern) -> Iterable[str]:
+    """The topic terms inside one Thai word whose rest is dictionary words (ตามคำสั่ง holds
+    คำสั่ง after ตาม; การเมือง holds no กา: ร is no word)."""
+    found = [(m.start(1), m.end(1)) for m in inner.finditer(word)]
+    for start, end in found:
+        if _thai_dictionary_words(word[:start]) and _thai_dictionary_words(word[end:]):
+            yield word[start:end].replace(_TH_AM, _TH_AM_NFKC)
+
+
+@lru_cache(maxsize=4096)
+def _thai_dictionary_words(text: str) -> bool:
+    """Whether ``text`` (SARA AM whole) is empty or cut into dictionary words only."""
+    if not text:
+        return True
+    from pythainlp.corpus import thai_words
+    from pythainlp.tokenize import word_tokenize
+    return set(word_tokenize(text, engine="newmm-safe")) <= thai_words()
+
+
+def add_thai_term(term: str) -> None:
+    """Make the Thai runs of a topic term that are one word each inner terms of the
+    segmentation (:func:`_thai_units`); the Thai lexicon's cached short texts are dropped."""
+    lex = lexicon("th")
+    added = False
+    for run in _TH_RUN.findall(lex.read(term)):
+        whole = run.replace(_TH_AM_NFKC, _TH_AM)
+        if len(whole) > 1 and whole not in _TH_TERMS \
+                and len(list(_thai_words(run, inner_terms=False))) == 1:
+            _TH_TERMS.add(whole)
+            added = True
+    if added:
+        with _SEG_LOCK:
+            # (longest first: a term inside another one is found at its own places)
+            pattern = "|".join(map(re.escape, sorted(_TH_TERMS, key=len, reverse=True)))
+            _TH_INNER[:] = [re.compile(f"(?=({pattern}))")]
+        lex.short_info.cache_clear()
+
+
 class Lexicon:
     """How the word runs of one language become keys: its stop words and its stemmer
     [DEFAULT, not from the source], with the unit tables and the short-text cache that go
@@ -510,7 +585,7 @@ SNOWBALL = {
 }
 _SAME = {"nb": "no", "nn": "no"}        # codes read as one language (Norwegian)
 # languages with a segmenter of their own (text -> units)
-_SEGMENTERS = {"ja": _japanese_units, "ko": _korean_units}
+_SEGMENTERS = {"ja": _japanese_units, "ko": _korean_units, "th": _thai_units}
 _LEXICONS: dict[str, Lexicon] = {}         # base code -> its lexicon
 _BY_NAME: dict[str | None, Lexicon] = {None: ENGLISH, "en": ENGLISH}    # code as given -> ...
 _LEX_LOCK = threading.Lock()
@@ -518,7 +593,7 @@ _LEX_LOCK = threading.Lock()
 
 def lexicon(language: str | None) -> Lexicon:
     """The lexicon of a language code (``de``, ``pt-BR``): its Snowball stemmer (PyStemmer)
-    and its stop words (``stopwordsiso``), for each it has; Japanese and Korean have their
+    and its stop words (``stopwordsiso``), for each it has; Japanese, Korean and Thai have their
     segmenters (:data:`_SEGMENTERS`).  English, Chinese (whose Latin words are English ones), an
     unknown code and None: :data:`ENGLISH`."""
     lex = _BY_NAME.get(language)
@@ -667,7 +742,10 @@ def term_tokens(term: str, language: str | None = None) -> tuple[str, ...]:
     """Keys of a topic term or variant, as a page in ``language`` (:func:`tokenize`) has them.
     Han terms are first added to the segmenter's dictionary so that pages keep them whole
     (this mutates the shared segmenter: additive)."""
-    if lexicon(language).segment is not None:       # (Japanese, Korean: as pages are read)
+    lex = lexicon(language)
+    if lex.segment is not None:       # (Japanese, Korean, Thai: as pages are read)
+        if lex.code == "th":
+            add_thai_term(term)
         return tuple(tokenize(term, language=language))
     term = normal_text(" ".join(term.split()))     # (Han in its simplified form, as pages)
     if has_han(term):
