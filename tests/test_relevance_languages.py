@@ -117,9 +117,9 @@ def test_japanese_is_segmented_into_dictionary_forms():
     assert content(tokenize("The computers of Japan", language="ja")) == ["computer", "japan"]
 
 
-def test_thai_is_segmented_into_words():
-    """Thai has no spaces between words: before PyThaiNLP's segmenter a whole phrase was one
-    key, so no topic term ever matched a Thai page."""
+def test_thai_and_lao_are_segmented_into_words():
+    """Thai and Lao have no spaces between words: before their segmenters (PyThaiNLP,
+    LaoNLP) a whole phrase was one key, so no topic term ever matched such a page."""
     keys = content(tokenize("ระบบปฏิบัติการเป็นซอฟต์แวร์ที่ควบคุมการทำงานของคอมพิวเตอร์",
                             language="th"))
     assert {"ระบบปฏิบัติการ", "ซอฟต์แวร์", "คอมพิวเตอร์"} <= set(keys)
@@ -132,9 +132,20 @@ def test_thai_is_segmented_into_words():
     micro = tokenize("ไมโครคอมพิวเตอร์ การเมือง", language="th")
     assert micro[:2] == ["ไมโครคอมพิวเตอร์", "คอมพิวเตอร์"] and "กา" not in micro
     assert content(tokenize("Linux และ Windows", language="th")) == ["linux", "window"]
+    # Lao, by its own dictionary and stop words
+    lao = content(tokenize("ຄອມພິວເຕີເຮັດວຽກຕາມຄຳສັ່ງຂອງໂປຣແກຣມ", language="lo"))
+    assert lao[:1] == ["ຄອມພິວເຕີ"] and "ຂອງ" not in lao
+    assert term_tokens("ຄຳສັ່ງ", "lo") == (unicodedata.normalize("NFKC", "ຄຳສັ່ງ"),)
 
 
 LANGUAGE_PAGES = {
+    "lo": (["ຄອມພິວເຕີ", "ຊອບແວ", "ລະບົບປະຕິບັດການ", "ພາສາໂປຣແກຣມ", "ເຄືອຂ່າຍ"],
+           ["ຄອມພິວເຕີລຸ້ນທຳອິດຖືກນຳໃຊ້ໃນມະຫາວິທະຍາໄລ ແລະ ສະຖາບັນຄົ້ນຄວ້າ",
+            "ນັກພັດທະນາຂຽນຊອບແວດ້ວຍພາສາໂປຣແກຣມຫຼາຍພາສາ ແລະ ປັບປຸງລະບົບປະຕິບັດການ"
+            "ໃຫ້ເຮັດວຽກໄວຂຶ້ນ",
+            "ປັດຈຸບັນຄອມພິວເຕີທົ່ວໂລກເຊື່ອມຕໍ່ກັນຜ່ານເຄືອຂ່າຍອິນເຕີເນັດ"],
+           ["ທີມຂອງພວກເຮົາຊະນະການແຂ່ງຂັນບານເຕະຢູ່ສະໜາມກິລາທີ່ມີຜູ້ຊົມເຕັມ",
+            "ໃນເຄິ່ງຫຼັງ ກອງໜ້າຍິງໄດ້ສອງປະຕູ ແລະ ແຟນບານສະເຫຼີມສະຫຼອງໄຊຊະນະຢູ່ຕາມຖະໜົນຈົນເດິກ"]),
     "th": (["คอมพิวเตอร์", "ซอฟต์แวร์", "ระบบปฏิบัติการ", "ภาษาโปรแกรม", "เครือข่าย"],
            ["คอมพิวเตอร์รุ่นแรกถูกใช้ในมหาวิทยาลัยและสถาบันวิจัย",
             "นักพัฒนาเขียนซอฟต์แวร์ด้วยภาษาโปรแกรมหลายภาษา และปรับปรุงระบบปฏิบัติการ"

@@ -18,8 +18,9 @@ from pathlib import Path
 
 FORMAT_VERSION = 1
 # the version of the token keys (crawler.relevance.tokenize): 2 since pages in languages other
-# than English and Chinese are read by their own stop words and stemmer (2026-12-02)
-TOKENS_VERSION = 2
+# than English and Chinese are read by their own stop words and stemmer (2026-12-02), 3 since
+# Thai pages are segmented into words (2026-12-02)
+TOKENS_VERSION = 3
 log = logging.getLogger(__name__)
 
 

@@ -34,8 +34,9 @@ steps 2-5; its stop words are marked keys (:data:`STOP_MARK`), which the relevan
 drops from a page unless they are a concept of its topic (the lists hold content words:
 French *force*, Portuguese *Sistema Solar*).  Japanese runs of Han and kana are segmented by
 MeCab (``fugashi``, ``unidic-lite``) into dictionary forms, and not read in simplified
-Chinese forms; Korean runs by MeCab-ko (``python-mecab-ko``) into morphemes; Thai runs by
-PyThaiNLP's dictionary segmenter into words.  The topic's terms are read with the same lexicon as the page
+Chinese forms; Korean runs by MeCab-ko (``python-mecab-ko``) into morphemes; Thai and Lao
+runs by their dictionary segmenters (PyThaiNLP, LaoNLP) into words
+(:class:`SpacelessScript`).  The topic's terms are read with the same lexicon as the page
 (:class:`~.model.RelevanceModel` builds one topic vector per language).
 
 Keys are internal; show users the original terms.  Chinese: stop words (:data:`ZH_STOP`) and
@@ -420,78 +421,105 @@ def _korean_words(run: str) -> Iterable[str]:
             yield morpheme.surface
 
 
-# Thai: runs of Thai letters, vowels and tone marks go to PyThaiNLP's dictionary segmenter
-# (newmm, maximal matching over Thai character clusters; its "safe" variant bounds the time
-# of long ambiguous runs); the rest is cut into word runs as anywhere else.  NFKC splits SARA
-# AM (U+0E33) into NIKHAHIT and SARA AA, which the dictionary does not hold: a run is
-# segmented with SARA AM whole and its words are given back in NFKC, as stop words are read
-_TH_RUN = re.compile("([\u0e01-\u0e3a\u0e40-\u0e4e]+)")
-_TH_AM_NFKC, _TH_AM = "\u0e4d\u0e32", "\u0e33"
-_TH_SKIP = frozenset(("\u0e46", "\u0e2f"))   # MAI YAMOK (repeat the word), PAIYANNOI
+class SpacelessScript:
+    """A script written without spaces between words (Thai, Lao), cut by a dictionary
+    segmenter (maximal matching over character clusters, in the "safe" variant that bounds the
+    time of long ambiguous runs); the rest of a text is cut into word runs as anywhere else.
+
+    NFKC splits SARA AM into NIKHAHIT and SARA AA, which the dictionaries do not hold: a run is
+    segmented with SARA AM whole and its words are given back in NFKC, as stop words are read.
+    A one-word topic term (:meth:`add_term`) inside a longer dictionary word is given after
+    that word when the rest of it is dictionary words (Thai คำสั่ง in ตามคำสั่ง,
+    คอมพิวเตอร์ in ไมโครคอมพิวเตอร์; no กา, "crow", in การเมือง: ร is no word), as Chinese
+    terms inside longer words are."""
+
+    def __init__(self, code: str, letters: str, am: str, decomposed_am: str,
+                 skip: Iterable[str], segment: Callable[[str], list[str]],
+                 dictionary: Callable[[], frozenset], stop_words: Callable[[], Iterable[str]]):
+        self.code = code
+        self.run = re.compile(f"([{letters}]+)")
+        self.am, self.decomposed_am = am, decomposed_am
+        self.skip = frozenset(skip)
+        self._segment, self._dictionary, self.stop_words = segment, dictionary, stop_words
+        self.terms: set[str] = set()         # one-word topic terms, SARA AM whole
+        self._inner: re.Pattern | None = None
+        self.dictionary_words = lru_cache(maxsize=4096)(self._dictionary_words)
+
+    def units(self, text: str) -> list[str]:
+        """Units of a text read by :func:`normal_text`: each run of the script cut into
+        words, a word holding a one-word topic term followed by the term; the marks that
+        repeat or abbreviate a word left out."""
+        return _script_units(text, self.run, self.words)
+
+    def words(self, run: str, inner_terms: bool = True) -> Iterable[str]:
+        inner = self._inner if inner_terms else None
+        am, nfkc = self.am, self.decomposed_am
+        for word in self._segment(run.replace(nfkc, am)):
+            if word in self.skip or word.isspace():
+                continue
+            yield word.replace(am, nfkc)
+            if inner is not None and word not in self.terms:
+                for m in inner.finditer(word):
+                    start, end = m.start(1), m.end(1)
+                    if self.dictionary_words(word[:start]) \
+                            and self.dictionary_words(word[end:]):
+                        yield word[start:end].replace(am, nfkc)
+
+    def _dictionary_words(self, text: str) -> bool:
+        """Whether ``text`` (SARA AM whole) is empty or cut into dictionary words only."""
+        return not text or set(self._segment(text)) <= self._dictionary()
+
+    def add_term(self, term: str, lex: Lexicon) -> None:
+        """Make the runs of a topic term that are one word each inner terms of the
+        segmentation; ``lex`` (the script's lexicon) drops its cached short texts."""
+        added = False
+        for run in self.run.findall(lex.read(term)):
+            whole = run.replace(self.decomposed_am, self.am)
+            if len(whole) > 1 and whole not in self.terms \
+                    and len(list(self.words(run, inner_terms=False))) == 1:
+                self.terms.add(whole)
+                added = True
+        if added:
+            with _SEG_LOCK:
+                # (longest first: a term inside another one is found at its own places)
+                pattern = "|".join(map(re.escape, sorted(self.terms, key=len, reverse=True)))
+                self._inner = re.compile(f"(?=({pattern}))")
+            lex.short_info.cache_clear()
 
 
-# one-word Thai topic terms (SARA AM whole), given again after a longer dictionary word that
-# holds them (คำสั่ง in ตามคำสั่ง, คอมพิวเตอร์ in ไมโครคอมพิวเตอร์), as Chinese ones are
-_TH_TERMS: set[str] = set()
-_TH_INNER: list = []        # [the pattern finding them], rebuilt when a term is added
-
-
-def _thai_units(text: str) -> list[str]:
-    """Units of Thai text: each Thai run segmented by PyThaiNLP (``newmm-safe``) into words
-    (ระบบปฏิบัติการเป็นซอฟต์แวร์ -> ระบบปฏิบัติการ, เป็น, ซอฟต์แวร์), a word holding a
-    one-word topic term followed by that term (:func:`add_thai_term`); the repetition and
-    abbreviation marks left out."""
-    return _script_units(text, _TH_RUN, _thai_words)
-
-
-def _thai_words(run: str, inner_terms: bool = True) -> Iterable[str]:
+def _thai_segment(text: str) -> list[str]:
     from pythainlp.tokenize import word_tokenize
-    inner = _TH_INNER[0] if inner_terms and _TH_INNER else None
-    for word in word_tokenize(run.replace(_TH_AM_NFKC, _TH_AM), engine="newmm-safe",
-                              keep_whitespace=False):
-        if word in _TH_SKIP:
-            continue
-        yield word.replace(_TH_AM, _TH_AM_NFKC)
-        if inner is not None and word not in _TH_TERMS:
-            yield from _thai_inner(word, inner)
+    return word_tokenize(text, engine="newmm-safe", keep_whitespace=False)
 
 
-def _thai_inner(word: str, inner: re.Pattern) -> Iterable[str]:
-    """The topic terms inside one Thai word whose rest is dictionary words (ตามคำสั่ง holds
-    คำสั่ง after ตาม; การเมือง holds no กา: ร is no word)."""
-    found = [(m.start(1), m.end(1)) for m in inner.finditer(word)]
-    for start, end in found:
-        if _thai_dictionary_words(word[:start]) and _thai_dictionary_words(word[end:]):
-            yield word[start:end].replace(_TH_AM, _TH_AM_NFKC)
-
-
-@lru_cache(maxsize=4096)
-def _thai_dictionary_words(text: str) -> bool:
-    """Whether ``text`` (SARA AM whole) is empty or cut into dictionary words only."""
-    if not text:
-        return True
+def _thai_dictionary() -> frozenset:
     from pythainlp.corpus import thai_words
-    from pythainlp.tokenize import word_tokenize
-    return set(word_tokenize(text, engine="newmm-safe")) <= thai_words()
+    return thai_words()
 
 
-def add_thai_term(term: str) -> None:
-    """Make the Thai runs of a topic term that are one word each inner terms of the
-    segmentation (:func:`_thai_units`); the Thai lexicon's cached short texts are dropped."""
-    lex = lexicon("th")
-    added = False
-    for run in _TH_RUN.findall(lex.read(term)):
-        whole = run.replace(_TH_AM_NFKC, _TH_AM)
-        if len(whole) > 1 and whole not in _TH_TERMS \
-                and len(list(_thai_words(run, inner_terms=False))) == 1:
-            _TH_TERMS.add(whole)
-            added = True
-    if added:
-        with _SEG_LOCK:
-            # (longest first: a term inside another one is found at its own places)
-            pattern = "|".join(map(re.escape, sorted(_TH_TERMS, key=len, reverse=True)))
-            _TH_INNER[:] = [re.compile(f"(?=({pattern}))")]
-        lex.short_info.cache_clear()
+def _lao_segment(text: str) -> list[str]:
+    from laonlp.tokenize import word_tokenize
+    return word_tokenize(text, safe_mode=True)
+
+
+def _lao_dictionary() -> frozenset:
+    from laonlp.corpus import lao_words
+    return lao_words()
+
+
+def _lao_stop_words() -> Iterable[str]:
+    from laonlp.corpus import lao_stopwords
+    return lao_stopwords()
+
+
+# Thai (PyThaiNLP's newmm and dictionary) and Lao (LaoNLP's): letters, vowels and tone marks;
+# MAI YAMOK / KO LA (repeat the word) and PAIYANNOI / ELLIPSIS (abbreviation) are no words
+THAI = SpacelessScript("th", "\u0e01-\u0e3a\u0e40-\u0e4e", "\u0e33", "\u0e4d\u0e32",
+                       ("\u0e46", "\u0e2f"), _thai_segment, _thai_dictionary, tuple)
+LAO = SpacelessScript("lo", "\u0e81-\u0ebd\u0ec0-\u0ece\u0edc-\u0edf", "\u0eb3",
+                      "\u0ecd\u0eb2", ("\u0ec6", "\u0eaf"), _lao_segment, _lao_dictionary,
+                      _lao_stop_words)
+SPACELESS = {script.code: script for script in (THAI, LAO)}
 
 
 class Lexicon:
@@ -504,8 +532,8 @@ class Lexicon:
                  segment: Callable[[str], list[str]] | None = None):
         self.code, self.stop, self.stem = code, stop, stem
         self.mark = code is not None        # stop words as marked keys (every one but English)
-        # a language's own segmenter (Japanese, Korean): text -> units, replacing the script
-        # runs; its Han is not read in simplified forms
+        # a language's own segmenter (Japanese, Korean, Thai, Lao): text -> units, replacing
+        # the script runs; its Han is not read in simplified forms
         self.segment = segment
         self.simplify_han = segment is None
         # (the other languages' tables are a quarter of English's: a crawl may meet dozens)
@@ -585,7 +613,8 @@ SNOWBALL = {
 }
 _SAME = {"nb": "no", "nn": "no"}        # codes read as one language (Norwegian)
 # languages with a segmenter of their own (text -> units)
-_SEGMENTERS = {"ja": _japanese_units, "ko": _korean_units, "th": _thai_units}
+_SEGMENTERS = {"ja": _japanese_units, "ko": _korean_units,
+               **{code: script.units for code, script in SPACELESS.items()}}
 _LEXICONS: dict[str, Lexicon] = {}         # base code -> its lexicon
 _BY_NAME: dict[str | None, Lexicon] = {None: ENGLISH, "en": ENGLISH}    # code as given -> ...
 _LEX_LOCK = threading.Lock()
@@ -593,8 +622,8 @@ _LEX_LOCK = threading.Lock()
 
 def lexicon(language: str | None) -> Lexicon:
     """The lexicon of a language code (``de``, ``pt-BR``): its Snowball stemmer (PyStemmer)
-    and its stop words (``stopwordsiso``), for each it has; Japanese, Korean and Thai have their
-    segmenters (:data:`_SEGMENTERS`).  English, Chinese (whose Latin words are English ones), an
+    and its stop words (``stopwordsiso``), for each it has; Japanese, Korean, Thai and Lao
+    have their segmenters (:data:`_SEGMENTERS`).  English, Chinese (whose Latin words are English ones), an
     unknown code and None: :data:`ENGLISH`."""
     lex = _BY_NAME.get(language)
     if lex is not None:
@@ -617,7 +646,9 @@ def _load_lexicon(code: str) -> Lexicon:
     import stopwordsiso
     import Stemmer
 
-    words = stopwordsiso.stopwords(code) if stopwordsiso.has_lang(code) else ()
+    words = list(stopwordsiso.stopwords(code)) if stopwordsiso.has_lang(code) else []
+    if code in SPACELESS:       # (Lao's stop words come with its segmenter)
+        words += SPACELESS[code].stop_words()
     stop: set[str] = set()
     for w in words:
         w = normal_text(w, code != "ja")
@@ -743,9 +774,10 @@ def term_tokens(term: str, language: str | None = None) -> tuple[str, ...]:
     Han terms are first added to the segmenter's dictionary so that pages keep them whole
     (this mutates the shared segmenter: additive)."""
     lex = lexicon(language)
-    if lex.segment is not None:       # (Japanese, Korean, Thai: as pages are read)
-        if lex.code == "th":
-            add_thai_term(term)
+    if lex.segment is not None:       # (Japanese, Korean, Thai, Lao: as pages are read)
+        script = SPACELESS.get(lex.code)
+        if script is not None:
+            script.add_term(term, lex)
         return tuple(tokenize(term, language=language))
     term = normal_text(" ".join(term.split()))     # (Han in its simplified form, as pages)
     if has_han(term):
