@@ -65,6 +65,20 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
                             language=language, **options)
 
 
+def _without_invisible(text: str) -> str:
+    """``text`` without invisible characters (:data:`INVISIBLE`); a line that held some loses
+    the spaces they leave at its ends, and is dropped when nothing else is left of it (a
+    paragraph of one zero-width space or byte-order mark)."""
+    lines = []
+    for line in text.split("\n"):
+        if INVISIBLE.search(line):
+            line = INVISIBLE.sub("", line).strip(" ")
+            if not line.strip():
+                continue
+        lines.append(line)
+    return "\n".join(lines).strip()
+
+
 def extract_document(doc: Document, *, method: str = "auto", siblings: list[Document] = (),
                      language: str | None = None, sibling_titles: Sequence[str] = (),
                      **options: Any) -> ExtractionResult:
@@ -86,7 +100,7 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
                                 url=doc.url, encoding=doc.encoding)
     text = selection.text
     if INVISIBLE.search(text):
-        text = INVISIBLE.sub("", text)
+        text = _without_invisible(text)
     if not text and not selection.reason:
         selection.reason = "no main text found"
     lang = language or detect_language(text or doc.text_of(doc.kind == 1)[:5000],

@@ -24,12 +24,13 @@ from .encoding import decode_html, wide_encoding
 
 # Elements whose content is never rendered text.
 DROPPED_TAGS = ("script", "style", "template", "noscript", "noframes", "noembed", "iframe",
-                "datalist")
+                "datalist", "rt", "rp")     # (ruby readings: 漢<rt>kan</rt> is 漢, not 漢kan)
 # Elements that start a new line of output text.
 BLOCK_LEVEL = frozenset(
     "address article aside blockquote body caption center dd details dialog dir div dl dt "
     "fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr html "
-    "legend li main menu nav ol p pre section summary table tbody thead tfoot tr ul".split()
+    "legend li main menu nav ol p pre section summary table tbody thead tfoot tr ul "
+    "xmp listing".split()
 )
 CELL_LEVEL = frozenset(("td", "th"))
 
@@ -270,6 +271,9 @@ _CONTROL_REFERENCE = re.compile(
 # a tag or comment inside a <title>'s text: the title was left unclosed
 _TITLE_OPEN = re.compile(r"<title\b", re.I)
 _MARKUP_IN_TITLE = re.compile(r"<(?:/?[A-Za-z][A-Za-z0-9]*[\s/>]|!--)")
+# a title that ran past the head: markup only a head or a body holds
+_PAGE_MARKUP_IN_TITLE = re.compile(r"</head\b|<body\b|<(?:meta|link|script|style)\b", re.I)
+_TITLE_CLOSE = re.compile(r"</title\s*>", re.I)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -306,7 +310,9 @@ def _parse_tree(html: str, raw: bytes | None = None) -> etree._Element | None:
         # an unclosed <title> swallowed the page (RCDATA runs to the end): close it at the
         # first markup inside it and parse again
         opener = _TITLE_OPEN.search(html)
-        if opener is not None:
+        # (a closed title may hold literal tags: "How to use the <div> and <span> tags")
+        if opener is not None and (_TITLE_CLOSE.search(html, opener.end()) is None
+                                   or _PAGE_MARKUP_IN_TITLE.search(title.text)):
             head, sep, rest = html[:opener.start()], opener.group(), html[opener.end():]
             close = rest.find("<", rest.find(">") + 1)
             if close > 0:
@@ -501,6 +507,13 @@ def _hidden_candidates_python(root: etree._Element) -> list[etree._Element]:
             or _HIDING_WORD.search(el.get("style") or "")]
 
 
+def _hidden_attribute(el: etree._Element) -> bool:
+    """A ``hidden`` attribute but ``until-found`` (text a reader finds and opens: MediaWiki's
+    collapsed sections)."""
+    value = el.get("hidden")
+    return value is not None and value.strip().lower() != "until-found"
+
+
 def _closed_dialog(el: etree._Element) -> bool:
     return el.tag == "dialog" and el.get("open") is None
 
@@ -515,7 +528,7 @@ def _drop_hidden(root: etree._Element) -> None:
     holding more than :data:`HIDDEN_MAX_SHARE` of the page's text is kept: pages that hide
     their body until a script has run (anti-flicker snippets) would otherwise lose it all."""
     hidden = [el for el in _hidden_candidates(root)
-              if el.get("hidden") is not None or _closed_dialog(el)
+              if _hidden_attribute(el) or _closed_dialog(el)
               or _hides(el.get("style") or "")]
     if not hidden:
         return

@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from w3lib.encoding import (
     html_body_declared_encoding,
@@ -40,8 +41,12 @@ _LATE_DECLARATION_WINDOW = 64 * 1024
 # Python text codecs that are not character sets (they transform text, or refuse to decode)
 _NOT_CHARSETS = frozenset(("idna", "punycode", "undefined", "raw-unicode-escape",
                            "unicode-escape", "raw_unicode_escape", "unicode_escape"))
-_SINGLE_BYTE = {"cp1252", "cp1250", "cp1251", "cp1253", "cp1254", "cp874", "mac_roman",
-                "iso8859_15", "iso8859_2", "ascii"}
+# pairs of high bytes that are one character in a multi-byte encoding: Shift_JIS 亜, GBK /
+# EUC-KR / EUC-JP 啊 / 가 / 偃, Big5 一, UTF-8 é
+_MULTI_BYTE_PROBES = (b"\x88\x9f", b"\xb0\xa1", b"\xa4\x40", b"\xc3\xa9")
+# a declared single-byte encoding gives way to a detected CJK one from this many CJK characters
+# in the detection window (a menu's one Cyrillic word in windows-1251 is also valid GBK)
+_CJK_OVER_DECLARED = 16
 
 
 @dataclass(frozen=True)
@@ -174,7 +179,7 @@ def _detect(data: bytes) -> str | None:
         page = _latin_by_language(text or sample, enc)
         if page is not None:
             return page
-    if _is_single_byte(enc):
+    if enc in _GUESSED_CODE_PAGES or _latin_single_byte(enc):
         # Mostly-ASCII pages with a few high bytes (smart quotes, accents) are, by far most
         # often, windows-1252; detectors pick an arbitrary single-byte code page from so little
         # evidence, or from a tie: windows-1252 decodes the sample as cleanly and the language
@@ -320,11 +325,31 @@ def _wide_markup(data: bytes, encoding: str) -> bool:
     return found > 0 and found >= 0.9 * sample.count(b"<")
 
 
-def _is_single_byte(encoding: str) -> bool:
+# the non-Latin code pages a detector guesses from a few high bytes of a mostly-ASCII page
+_GUESSED_CODE_PAGES = frozenset(("cp1250", "cp1251", "cp1253", "cp1254", "cp874"))
+
+
+def _latin_single_byte(encoding: str) -> bool:
+    """A single-byte codec of Latin text (it writes é as one byte)."""
     try:
-        return codecs.lookup(encoding).name in _SINGLE_BYTE or len("\u00e9".encode(encoding)) == 1 \
-            and all(len(bytes([b]).decode(encoding)) == 1 for b in (0x80, 0xA0, 0xFF))
+        return len("\u00e9".encode(encoding)) == 1 and _is_single_byte(encoding)
     except (UnicodeError, LookupError):
+        return False
+
+
+@lru_cache(maxsize=256)
+def _is_single_byte(encoding: str) -> bool:
+    """Whether a codec reads one byte as one character: ASCII, Latin-1, the Windows, ISO 8859,
+    KOI8, Mac and DOS code pages (every one Python has, not a list); not UTF-8, the CJK
+    encodings or the 7-bit ISO-2022 ones (whose high bytes are errors)."""
+    try:
+        if codecs.lookup(encoding).name == "ascii":
+            return True
+        alone = sum(1 for b in range(0x80, 0x100)
+                    if len(bytes([b]).decode(encoding, errors="ignore")) == 1)
+        return alone >= 64 and all(len(p.decode(encoding, errors="replace")) == 2
+                                   for p in _MULTI_BYTE_PROBES)
+    except (UnicodeError, LookupError, TypeError, ValueError):
         return False
 
 
@@ -360,13 +385,14 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> Decoded:
         # A single-byte declaration decodes anything; prefer UTF-8 when the bytes are UTF-8,
         # also for a multi-byte declaration they do not strictly decode under (a UTF-8 page
         # declaring gb2312: a few curly quotes pass its 0.2% tolerance, mangled)
-        if _looks_utf8(data) and (enc in _SINGLE_BYTE or not _strict_fits(data, enc)):
+        single = _is_single_byte(enc)
+        if _looks_utf8(data) and (single or not _strict_fits(data, enc)):
             return Decoded(data.decode("utf-8", errors="replace"), "utf-8", "utf-8")
-        if enc in _SINGLE_BYTE and not data[:_DETECTION_WINDOW].isascii():
+        if single and not data[:_DETECTION_WINDOW].isascii():
             # (ASCII bytes hold no multi-byte text that the declaration could mislabel)
             detected = _detect(data)
-            if detected and detected not in _SINGLE_BYTE and _fits(data, detected) \
-                    and _cjk_share(data, detected) > 0.2:
+            if detected and not _is_single_byte(detected) and _fits(data, detected) \
+                    and _cjk_over_declared(data, detected):
                 return Decoded(data.decode(detected, errors="replace"), detected, "detected")
         if _fits(data, enc):
             return Decoded(data.decode(enc, errors="replace"), enc, source)
@@ -411,11 +437,12 @@ def _late_declaration(data: bytes) -> str | None:
     return html_body_declared_encoding(window[found.start():found.start() + 4096])
 
 
-def _cjk_share(data: bytes, encoding: str) -> float:
+def _cjk_over_declared(data: bytes, encoding: str) -> bool:
+    """Whether the detection window read in a detected CJK ``encoding`` is CJK text enough to
+    override a declared single-byte encoding: a fifth of its non-ASCII characters and at
+    least :data:`_CJK_OVER_DECLARED` of them."""
     text = data[:_DETECTION_WINDOW].decode(encoding, errors="replace")
     non_ascii = [c for c in text if ord(c) > 0x7F]
-    if not non_ascii:
-        return 0.0
     cjk = sum(1 for c in non_ascii if "\u3000" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af"
               or "\uff00" <= c <= "\uffef")
-    return cjk / len(non_ascii)
+    return cjk >= _CJK_OVER_DECLARED and cjk > 0.2 * len(non_ascii)

@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 from os.path import commonprefix
 from typing import Any, Sequence
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import langcodes
 import numpy as np
@@ -32,6 +32,7 @@ _META_KEYS = {
     "content_language": ("content-language", "language", "dc.language"),
 }
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_XML_LANG = "xml:lang"     # (an XHTML page's language, as the HTML parser names it)
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _CJK_ANY = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
@@ -96,6 +97,8 @@ def detect_language(text: str, declared: str | None = None) -> str | None:
     if (han + kana + hangul) / solid > 0.2:
         if hangul > han + kana:
             return "ko"
+        if kana and declared and declared_code(declared) == "ja":
+            return "ja"     # (a declared Japanese text of mostly kanji: a list, headlines)
         return "ja" if kana > 0.1 * (han + kana) else "zh"
     words = _LATIN_WORD.findall(sample.lower())
     english = sum(map(_EN_STOP.__contains__, words)) / len(words) if words else 0.0
@@ -265,6 +268,11 @@ def _is_url(value: str) -> bool:
     return value.strip().lower().startswith(("http://", "https://", "www."))
 
 
+# what old pages wrap a script's JSON in for old browsers: CDATA markers (commented out or
+# not) and HTML comment markers, at its ends
+_LD_WRAPPER = re.compile(r"^\s*(?://\s*)?(?:<!\[CDATA\[|<!--)|(?://\s*)?(?:\]\]>|-->)\s*$")
+
+
 def json_ld_metadata(doc: Document) -> dict[str, str]:
     """Fields of the page's own schema.org object (an Article, a WebPage, ...) in its
     JSON-LD: date, date_modified, author, description, headline (as ``og_title``), keywords,
@@ -272,7 +280,7 @@ def json_ld_metadata(doc: Document) -> dict[str, str]:
     works: list[tuple[int, dict]] = []
     for text in doc.json_ld:
         try:        # (strict=False: raw line breaks inside strings, common on real pages)
-            data = json.loads(text, strict=False)
+            data = json.loads(_LD_WRAPPER.sub("", text), strict=False)
         except (ValueError, RecursionError):    # nested too deeply: skipped like bad JSON
             continue
         for obj in _ld_objects(data):
@@ -356,7 +364,8 @@ def markup_metadata(doc: Document) -> dict[str, str]:
             authors_read += 1
             name = next((n for n in el.iter(tag=etree.Element) if n.get("itemprop") == "name"),
                         None)
-            value = el.get("content") or _element_text(el if name is None else name)
+            value = el.get("content") or (name.get("content") if name is not None else None) \
+                or _element_text(el if name is None else name)
             if value and not _is_url(value):
                 out["author"] = value
         elif el.tag == "a" and "author" in (el.get("rel") or "").lower().split() \
@@ -417,11 +426,13 @@ def read_metadata(doc: Document) -> dict[str, Any]:
     out["html_title"] = html_title(doc)
     out["h1"] = _first_text(doc, "h1")
     html = doc.root if doc.root.tag == "html" else None
-    declared = html.get("lang") if html is not None else None
+    declared = (html.get("lang") or html.get(_XML_LANG)) if html is not None else None
     out["declared_language"] = declared or out.pop("content_language", None)
     for link in doc.root.iterfind(".//link"):
-        if (link.get("rel") or "").lower() == "canonical" and link.get("href"):
-            out["canonical_url"] = link.get("href").strip()
+        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
+            href = link.get("href").strip()
+            # (relative to the page: "/news/story-1")
+            out["canonical_url"] = urljoin(doc.url, href) if doc.url else href
             break
     return {k: v for k, v in out.items() if v}
 

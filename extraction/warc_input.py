@@ -126,7 +126,14 @@ def _html_type(content_type: str | None, body_start: bytes) -> bool:
     if content_type:
         ctype = content_type.lower()
         return "html" in ctype
+    for bom in _BOMS:           # (a UTF-16 body: its ASCII bytes between NULs)
+        if body_start.startswith(bom):
+            body_start = body_start[len(bom):].replace(b"\x00", b"")
+            break
     return body_start.lstrip()[:1] == b"<"
+
+
+_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe", b"\xfe\xff")
 
 
 class WarcPages:

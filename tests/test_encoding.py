@@ -36,6 +36,42 @@ def test_mislabelled_latin1_page_that_is_utf8():
     assert text in decode_html(html.encode("utf-8")).text
 
 
+@pytest.mark.parametrize("label, text", [
+    ("iso-8859-2", "Zażółć gęślą jaźń. Dzisiaj w Polsce była piękna pogoda."),
+    ("iso-8859-15", "Le cœur de l'été, ça coûte 20 €."),
+    ("koi8-r", "Это тестовая страница о погоде."),
+    ("iso-8859-5", "Это тестовая страница о погоде."),
+    ("ibm866", "Это тестовая страница о погоде."),
+    ("iso-8859-7", "Ελληνικά κείμενα για τον καιρό."),
+    ("windows-1256", "هذه صفحة اختبار عن الطقس."),
+    ("macintosh", "Café naïve – “quotes”"),
+])
+@pytest.mark.parametrize("where", ["meta", "http"])
+def test_utf8_bytes_under_any_single_byte_declaration_are_utf8(label, text, where):
+    """Found by a review: only a hand-written list of code pages (some of its names never
+    matched Python's) gave way to UTF-8 bytes; koi8-r or iso-8859-2 decoded them as mojibake."""
+    meta = f'<meta charset="{label}">' if where == "meta" else ""
+    page = f"<html><head>{meta}</head><body><p>{text}</p></body></html>".encode()
+    decoded = decode_html(page, f"text/html; charset={label}" if where == "http" else None)
+    assert text in decoded.text and decoded.encoding == "utf-8"
+
+
+@pytest.mark.parametrize("label", ["iso-8859-2", "iso-8859-15", "koi8-r"])
+def test_a_gbk_page_under_any_single_byte_declaration_is_detected(label):
+    page = f'<html><head><meta charset="{label}"></head><body><p>{TEXT_ZH}</p></body></html>'
+    assert TEXT_ZH in decode_html(page.encode("gbk")).text
+
+
+@pytest.mark.parametrize("label, codec, word", [
+    ("windows-1251", "cp1251", "Привет"), ("windows-1251", "cp1251", "Контакты"),
+    ("windows-1251", "cp1251", "Статьи"), ("windows-1253", "cp1253", "Ελληνικά")])
+def test_one_declared_word_of_a_code_page_is_not_read_as_cjk(label, codec, word):
+    """Found by a review: a menu's one Cyrillic word is also valid GBK or Big5, and a CJK
+    detection of a few characters overrode the declaration."""
+    page = f'<html><head><meta charset="{label}"></head><body><p>{word}</p></body></html>'
+    assert word in decode_html(page.encode(codec)).text
+
+
 def test_mislabelled_utf8_page_that_is_gbk():
     html = f'<meta charset="utf-8"><p>{TEXT_ZH}</p>'
     decoded = decode_html(html.encode("gbk"))

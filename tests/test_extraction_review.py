@@ -1,0 +1,92 @@
+"""Cases a review of the extraction library found (2026-12-02), each failing before its fix."""
+import subprocess
+import sys
+
+import pytest
+
+from extraction import extract, parse
+from extraction.warc_input import _html_type
+
+ARTICLE = "<p>" + "A sentence of the article, with some words. " * 20 + "</p>"
+
+
+def test_until_found_sections_are_text():
+    """``hidden="until-found"`` is text a reader finds and opens (MediaWiki's collapsed
+    sections), not hidden text; plain ``hidden`` still is."""
+    section = ('<h2>Section {0}</h2><section hidden="until-found"><p>'
+               + "Body of section {0} with real article content. " * 6 + "</p></section>")
+    html = ("<html><body><main><h1>Topic</h1><p>Lead paragraph.</p>"
+            + "".join(section.format(i) for i in range(1, 5))
+            + "<p hidden>A hidden note.</p></main></body></html>")
+    for method in ("auto", "e1"):
+        text = extract(html, method=method).text
+        assert all(f"Body of section {i}" in text for i in range(1, 5)), method
+        assert "hidden note" not in text
+
+
+def test_a_closed_title_with_literal_tags_is_the_title():
+    title = ("How to use the <div> and <span> tags in HTML5 documents: a complete guide for "
+             "beginners and advanced web developers who want to write semantic markup that "
+             "works in every browser and screen reader - WebDev Tutorials Site")
+    html = f"<html><head><title>{title}</title></head><body>{ARTICLE}</body></html>"
+    result = extract(html, method="e1")
+    assert result.metadata["html_title"] == title
+    assert "and tags in HTML5" not in result.text
+
+
+def test_invisible_characters_leave_no_blank_lines_or_stray_spaces():
+    result = extract("<html><body><p>\u200b</p><p>\ufeff</p></body></html>")
+    assert result.text == "" and result.reason and not result
+    html = ("<div><p>First paragraph of the article text.</p><p>\ufeff</p>"
+            "<p>\u200b Second paragraph.</p></div>")
+    for method in ("e1", "e3", "e6"):
+        text = extract(html, method=method, siblings=[html]).text
+        assert text == "First paragraph of the article text.\nSecond paragraph.", method
+
+
+def test_ruby_readings_and_xmp_do_not_glue_words():
+    doc = parse("<body><p>東京<rp>(</rp><rt>とうきょう</rt><rp>)</rp>と漢<rt>kan</rt>字</p>"
+                "<xmp>raw code</xmp>after<listing>more code</listing></body>")
+    assert doc.text_of(doc.kind == 1) == "東京と漢字\nraw code\nafter\nmore code"
+
+
+def test_metadata_gaps():
+    html = ('<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="de"><head>'
+            '<link rel="canonical nofollow" href="/news/story-1">'
+            '<script type="application/ld+json">//<![CDATA[\n{"@type": "NewsArticle", '
+            '"datePublished": "2024-01-02", "author": {"@type": "Person", "name": "Max"}}'
+            "\n//]]></script></head><body>" + ARTICLE + "</body></html>")
+    meta = extract(html, url="https://a.test/x/y.html").metadata
+    assert meta["canonical_url"] == "https://a.test/news/story-1"
+    assert meta["declared_language"] == "de"
+    assert meta["date"] == "2024-01-02" and meta["author"] == "Max"
+    micro = ('<div itemscope itemtype="https://schema.org/Article"><span itemprop="author" '
+             'itemscope itemtype="https://schema.org/Person"><meta itemprop="name" '
+             'content="Jane Doe"></span>' + ARTICLE + "</div>")
+    assert extract(micro).metadata.get("author") == "Jane Doe"
+
+
+def test_a_declared_japanese_text_of_mostly_kanji_is_japanese():
+    html = '<html lang="ja"><body><p>' + "東京都知事選挙結果速報、候補者得票数一覧と開票状況。" * 3 \
+        + "</p></body></html>"
+    assert extract(html).language == "ja"
+    assert extract(html.replace(' lang="ja"', "")).language == "zh"     # (no kana majority)
+
+
+@pytest.mark.parametrize("body", [b"\xef\xbb\xbf<html><body>x</body></html>",
+                                  "<html><body>x</body></html>".encode("utf-16")])
+def test_an_untyped_warc_body_with_a_byte_order_mark_is_html(body):
+    assert _html_type(None, body[:64])
+    assert not _html_type(None, b"\xef\xbb\xbf%PDF-1.4")
+
+
+def test_the_command_line_escapes_what_the_console_cannot_show(tmp_path):
+    page = tmp_path / "zh.html"
+    page.write_text("<html><body><p>" + "中文网页的正文内容，测试编码检测是否正确。" * 3
+                    + "</p></body></html>", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "extraction", "extract", str(page)],
+                          capture_output=True, env={"PYTHONIOENCODING": "ascii",
+                                                    "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stderr
+    assert b"\\u4e2d\\u6587" in done.stdout
+
