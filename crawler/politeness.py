@@ -2,8 +2,10 @@
 server errors, back-off from hosts that answer 429 / 503, per-host delay floors under
 AutoThrottle, and which downloader slots are full.
 
-Scrapy's RobotsTxtMiddleware honours ``Allow``/``Disallow`` only.
-:class:`RobotsTxtPolicyMiddleware` adds two rules:
+Scrapy's RobotsTxtMiddleware honours ``Allow``/``Disallow`` only; :class:`RobotsTxtMiddleware`
+replaces it to mend one fault (Scrapy 2.19: every request but the first that waited for a
+host's robots.txt went through unchecked).  :class:`RobotsTxtPolicyMiddleware` adds two rules,
+per origin (host and port, as RFC 9309 scopes a robots.txt):
 - the delay a host's robots.txt asks of our user agent (``Crawl-delay: 5``, or
   ``Request-rate: 1/10s``: ten seconds per request; the longer when both are given) becomes the
   floor of that host's downloader-slot delay, without jitter.  A host that asks for more than
@@ -36,6 +38,7 @@ from urllib.parse import urlsplit
 
 from protego import Protego
 from scrapy import Request, signals
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware as _ScrapyRobotsTxt
 from scrapy.exceptions import NotConfigured
 from scrapy.extensions.throttle import AutoThrottle
 from scrapy.http import Response
@@ -104,8 +107,26 @@ def retry_after(value: bytes | str | None, now: float | None = None) -> float | 
 
 
 def _robots_host(request: Request) -> str:
-    """The host a robots.txt request was made for (before any redirect)."""
-    return urlsplit(scheduled_url(request)).hostname or ""
+    """The origin a robots.txt request was made for (before any redirect): its host and port
+    (the ``netloc`` Scrapy keys its robots.txt parsers by)."""
+    return urlsplit(scheduled_url(request)).netloc
+
+
+class RobotsTxtMiddleware(_ScrapyRobotsTxt):
+    """Scrapy's robots.txt middleware, with the parser given to every request that waited for
+    its host's robots.txt.  In Scrapy 2.19 the requests of a host met while its robots.txt was
+    being fetched wait on one Deferred; the first one's conversion to a future takes the
+    parser out of it (its callback returns None), so the others got None and went through
+    unchecked: Disallowed pages were fetched when a page linked several of a new host's URLs,
+    and at the start of every resumed crawl."""
+
+    async def robot_parser(self, request: Request):
+        parser = await super().robot_parser(request)
+        if parser is None:      # read again: set (or None for an unreadable one) by now
+            parser = self._parsers.get(urlparse_cached(request).netloc)
+            if not hasattr(parser, "allowed"):
+                return None
+        return parser
 
 
 def slot_full(downloader, request: Request, backed_off: Container[str] = ()) -> bool:
@@ -195,8 +216,8 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
         self.min_delay = settings.getfloat("DOWNLOAD_DELAY")
         self.user_agent = settings.get("ROBOTSTXT_USER_AGENT") or settings.get("USER_AGENT") \
             or "*"
-        self.delays: dict[str, float] = {}
-        self.unavailable: dict[str, int] = {}      # host -> status of its robots.txt
+        self.delays: dict[str, float] = {}         # host[:port] -> its robots.txt delay
+        self.unavailable: dict[str, int] = {}      # host[:port] -> status of its robots.txt
         if obey:
             quiet_robots_fetch_errors(download_errors(settings))
         if self.honour_delay or self.honour_errors:
@@ -252,7 +273,7 @@ class RobotsTxtPolicyMiddleware(_CrawlerMiddleware):
     def process_request(self, request: Request, spider=None):
         if not (self.delays or self.unavailable) or is_robots_request(request):
             return None
-        host = urlparse_cached(request).hostname or ""
+        host = urlparse_cached(request).netloc
         status = self.unavailable.get(host)
         if status is not None:          # a later run asks for its robots.txt again
             state = getattr(self.crawler.spider, "crawl_state", None)

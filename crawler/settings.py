@@ -137,7 +137,11 @@ DOWNLOADER_MIDDLEWARES = {
     # after it (a stale duplicate takes no share of a host's cap) and after Scrapy's offsite
     # filter (50): URL patterns and MAX_PAGES_PER_HOST of crawler.scope
     "crawler.middlewares.ScopeMiddleware": 55,
-    # after Scrapy's RobotsTxtMiddleware (100), which has read the host's robots.txt by then
+    # Scrapy's robots.txt middleware, mended: every request that waited for its host's
+    # robots.txt is checked against it (crawler/politeness.py)
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "crawler.politeness.RobotsTxtMiddleware": 100,
+    # after it, which has read the host's robots.txt by then
     "crawler.politeness.RobotsTxtPolicyMiddleware": 105,
     # Scrapy's, with the Location resolved as RFC 3986 says (empty path segments kept)
     "scrapy.downloadermiddlewares.redirect.RedirectMiddleware": None,

@@ -866,6 +866,10 @@ def test_a_revisited_seed_reads_its_feed_again(demo, tmp_path):
             assert result.returncode == 0, text[-2000:]
     fetched = [r["url"] for r in _log(tmp_path) if not r.get("robots")]
     assert fetched.count(FEED) == 2 and fetched.count(NEW_POST) == 1
+    # the second reading queues nothing, and says so (it said "2 entries, 1 queued": an
+    # entry the first run had fetched, which the seen-URL filter then dropped)
+    notes = [r["note"] for r in _log(tmp_path) if r["url"] == FEED]
+    assert notes[-1] == "feed: 2 entries, 0 queued", notes
 
 
 @pytest.mark.parametrize("kind", ["feed", "sitemap"])
@@ -941,3 +945,7 @@ def test_odd_responses_get_their_line_at_once_and_the_log_says_what_was_written(
     assert "stalled" not in text and "not judged in time" not in json.dumps(rows)
     summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
     assert summary["fetch/response_errors"] >= 1
+    # a body that does not decode is no failure a later run would mend (gzip.BadGzipFile is
+    # an OSError as a refused connection is: it was kept to be fetched again, every run)
+    failed = tmp_path / "state" / "failed.json"
+    assert not failed.exists() or BAD_GZIP not in failed.read_text(encoding="utf-8")

@@ -1399,3 +1399,18 @@ def test_the_crawl_log_names_the_url_a_redirect_is_followed_to():
         assert middleware.process_response(request, response).url == \
             redirect_target(request.url, location)
     assert redirect_target(request.url, "café.htm".encode()) == "http://x.test/caf%C3%A9.htm"
+
+
+def test_seed_files_take_comments_after_a_url_and_give_each_seed_once(tmp_path):
+    """Found by a review: "http://www.weekend.test/  # comment" was requested as
+    http://www.weekend.test/%20%20 (the spaces kept, the comment read as a fragment), and a
+    seed listed twice counted twice."""
+    from crawler.spiders.topic import read_seeds
+
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("# the club's hosts\r\n  http://www.weekend.test/  # trailing comment\r\n"
+                     "\r\nhttp://a.test/page#part\nhttp://www.weekend.test/\n",
+                     encoding="utf-8-sig")
+    assert read_seeds(f"@{seeds}") == ["http://www.weekend.test/", "http://a.test/page#part"]
+    assert read_seeds("http://a.test/, http://b.test/,http://a.test/") == [
+        "http://a.test/", "http://b.test/"]

@@ -522,3 +522,89 @@ def test_a_robots_txt_that_cannot_be_downloaded_is_one_warning_not_a_traceback(c
     assert refused.levelname == "WARNING" and refused.exc_info is None
     assert "robots.txt not fetched for <GET http://down.test/robots.txt>" in refused.getMessage()
     assert bug.levelname == "ERROR" and bug.exc_info is not None
+
+
+def _robots_web() -> WebArchive:
+    """x.test links ten pages of y.test under /private/ (which y.test's robots.txt disallows)
+    and two public ones; the ten are met at once, while y.test's robots.txt is pending."""
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    text = (("Content-Type", "text/plain"),)
+    article = "<p>" + "Solar panels turn sunlight into electricity for homes. " * 12 + "</p>"
+    links = "".join(f'<a href="http://y.test/private/p{i}">solar panel report {i}</a> '
+                    for i in range(10))
+    links += '<a href="http://y.test/public/a">solar a</a> <a href="http://y.test/public/b">b</a>'
+    records = {
+        "http://x.test/": Record("http://x.test/", 200, "OK", html, (
+            f"<html><head><title>Solar news</title></head><body>{article}{links}"
+            "</body></html>").encode()),
+        "http://x.test/robots.txt": Record("http://x.test/robots.txt", 200, "OK", text,
+                                           b"User-agent: *\nDisallow:\n"),
+        "http://y.test/robots.txt": Record("http://y.test/robots.txt", 200, "OK", text,
+                                           b"User-agent: *\nDisallow: /private/\n"),
+    }
+    for path in [f"private/p{i}" for i in range(10)] + ["public/a", "public/b"]:
+        url = f"http://y.test/{path}"
+        records[url] = Record(url, 200, "OK", html, (
+            f"<html><head><title>Solar {path}</title></head><body>{article}</body></html>"
+        ).encode())
+    return WebArchive(records=records, seeds=["http://x.test/"])
+
+
+def test_no_page_robots_txt_disallows_is_fetched_when_several_wait_for_it(tmp_path):
+    """Found by a review: with Scrapy 2.19's RobotsTxtMiddleware, every request but the first
+    that waited for a host's pending robots.txt went through unchecked (2 of the 10 disallowed
+    pages here were fetched and written to the corpus)."""
+    topic = tmp_path / "solar.toml"
+    topic.write_text('name = "solar"\n[features]\nterms = ["solar panel", "sunlight"]\n',
+                     encoding="utf-8")
+    web = _robots_web()
+    with serve_in_thread(web) as server:
+        conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"),
+                    STATE_DIR=str(tmp_path / "state"), LOG_LEVEL="INFO")
+        result = run_crawl(topic, web.seeds, conf, proxy=server.proxy_url,
+                           log_file=tmp_path / "scrapy.log", timeout=300)
+        served = [s.url for s in server.server.log]
+    assert result.returncode == 0, (tmp_path / "scrapy.log").read_text()[-2000:]
+    assert "http://y.test/public/a" in served and "http://y.test/public/b" in served
+    assert not [u for u in served if "/private/" in u], served
+    summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
+    assert summary["robotstxt/forbidden"] == 10
+
+
+def test_a_failing_robots_txt_blocks_its_own_port_only(tmp_path):
+    """RFC 9309 scopes a robots.txt to scheme, host and port: z.test:8001's robots.txt
+    answers 503, z.test:8002's allows everything, and z.test:8002's pages are crawled (found
+    by a review: both were keyed by host name alone, so the second port was not crawled)."""
+    html = (("Content-Type", "text/html; charset=utf-8"),)
+    article = "<p>" + "Solar panels turn sunlight into electricity for homes. " * 12 + "</p>"
+    records = {}
+    for port in (8001, 8002):
+        base = f"http://z.test:{port}"
+        links = "".join(f'<a href="{base}/a{i}">solar panel {i}</a> ' for i in range(4))
+        records[f"{base}/"] = Record(f"{base}/", 200, "OK", html, (
+            f"<html><head><title>Solar</title></head><body>{article}{links}</body></html>"
+        ).encode())
+        for i in range(4):
+            records[f"{base}/a{i}"] = Record(f"{base}/a{i}", 200, "OK", html, (
+                f"<html><head><title>Solar {i}</title></head><body>{article}</body></html>"
+            ).encode())
+    records["http://z.test:8001/robots.txt"] = Record(
+        "http://z.test:8001/robots.txt", 503, "Service Unavailable", (), b"busy")
+    records["http://z.test:8002/robots.txt"] = Record(
+        "http://z.test:8002/robots.txt", 200, "OK", (("Content-Type", "text/plain"),),
+        b"User-agent: *\nDisallow:\n")
+    web = WebArchive(records=records, seeds=["http://z.test:8001/", "http://z.test:8002/"])
+    topic = tmp_path / "solar.toml"
+    topic.write_text('name = "solar"\n[features]\nterms = ["solar panel", "sunlight"]\n',
+                     encoding="utf-8")
+    with serve_in_thread(web) as server:
+        conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"),
+                    STATE_DIR=str(tmp_path / "state"), LOG_LEVEL="INFO")
+        result = run_crawl(topic, web.seeds, conf, proxy=server.proxy_url,
+                           log_file=tmp_path / "scrapy.log", timeout=300)
+        served = [s.url for s in server.server.log]
+    log_text = (tmp_path / "scrapy.log").read_text()
+    assert result.returncode == 0, log_text[-2000:]
+    assert {f"http://z.test:8002/a{i}" for i in range(4)} <= set(served), served
+    assert not [u for u in served if u.startswith("http://z.test:8001/a")], served
+    assert "z.test:8001: robots.txt answered HTTP 503" in log_text

@@ -221,7 +221,8 @@ class ListingsMixin:
         links: dict[str, Link] = {}
         for entry in feed.entries:
             url = resolve(response.url, entry.link)
-            if url is not None and url not in self.fetched_urls and url not in links:
+            # (as a sitemap's: not one this run fetched or an earlier run of the job knew)
+            if url is not None and url not in links and not self._job_knows(url):
                 links[url] = Link(url, entry.title, entry.summary, in_content=True)
         found = list(links.values())
         if self.scope.active:

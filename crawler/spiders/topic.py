@@ -14,9 +14,12 @@ seed hosts' robots.txt name (``crawler/sitemaps.py``).
 """
 from __future__ import annotations
 
+import gzip
 import logging
 import math
+import re
 import time
+import zlib
 from pathlib import Path
 
 import scrapy
@@ -54,8 +57,16 @@ log = logging.getLogger(__name__)
 STRATEGIES = ("focused", "parent", "bfs")
 
 
+# the errors of a body that does not decode (a lying Content-Encoding), not of the network
+UNDECODABLE_BODY = (gzip.BadGzipFile, zlib.error)
+# a seed file's comment: a line from "#", or "#" after white space (a URL's fragment follows
+# no space)
+_SEED_COMMENT = re.compile(r"(?:^|\s)#.*")
+
+
 def read_seeds(value: str | None) -> list[str]:
-    """Seeds from ``URL,URL`` or ``@FILE`` (one URL per line, ``#`` comments)."""
+    """Seeds from ``URL,URL`` or ``@FILE`` (one URL per line, ``#`` comments, also after a
+    URL), each once."""
     if not value:
         return []
     if value.startswith("@"):
@@ -66,8 +77,10 @@ def read_seeds(value: str | None) -> list[str]:
             lines = path.read_text(encoding="utf-8-sig").splitlines()
         except (OSError, UnicodeDecodeError) as err:
             raise ValueError(f"seed file {path}: cannot read it as UTF-8 text: {err}") from err
-        return [ln.strip() for ln in lines if ln.strip() and not ln.strip().startswith("#")]
-    return [u.strip() for u in value.split(",") if u.strip()]
+        seeds = [_SEED_COMMENT.sub("", ln).strip() for ln in lines]
+    else:
+        seeds = [u.strip() for u in value.split(",")]
+    return list(dict.fromkeys(filter(None, seeds)))
 
 
 def relevance_options(settings) -> dict:
@@ -572,8 +585,11 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             log.error("seed %s is unreachable: %s", request.url, failure.getErrorMessage())
             self.crawler.stats.inc_value("seeds/unreachable")
         if request.callback == self.parse:      # a page, not a sitemap or feed
-            self._fetch_outcome(request.meta, scheduled_url(request),
-                                transient=bool(failure.check(*self.transient_errors)))
+            # (a body that does not decode, gzip.BadGzipFile, is an OSError as a refused
+            # connection is, but the next run would get the same bytes)
+            transient = bool(failure.check(*self.transient_errors)) \
+                and not failure.check(*UNDECODABLE_BODY)
+            self._fetch_outcome(request.meta, scheduled_url(request), transient=transient)
         self._judged(request.meta, request.url, accepted=False)
 
     def _seed_left_scope(self, request=None, spider=None):
