@@ -221,3 +221,17 @@ def test_a_sitemap_read_cancelled_between_the_grant_and_its_resumption_releases_
     reading.cancel()                        # shutdown before the read resumed
     assert failures == [CancelledError] and entered == []
     assert not lock.locked                  # the host's other sitemaps can still be read
+
+
+def test_an_unknown_spider_argument_fails_fast():
+    """Found by a review: a typo (-a stratgy=bfs) crawled with the default strategy, silently;
+    arguments Scrapy's tools add (``_job``) pass."""
+    import pytest
+
+    from crawler.spiders.topic import TopicSpider
+    from crawler.testweb.archive import DEMO_DIR
+
+    topic = str(DEMO_DIR / "topic.toml")
+    with pytest.raises(ValueError, match="unknown spider argument -a stratgy="):
+        TopicSpider(seed="http://a.test/", topic=topic, stratgy="bfs")
+    assert TopicSpider(seed="http://a.test/", topic=topic, _job="1").strategy == "focused"

@@ -55,6 +55,7 @@ from .listings import ListingsMixin
 
 log = logging.getLogger(__name__)
 STRATEGIES = ("focused", "parent", "bfs")
+SPIDER_ARGUMENTS = ("seed", "topic", "strategy", "allowed_domains", "sitemap")
 
 
 # the errors of a body that does not decode (a lying Content-Encoding), not of the network
@@ -128,6 +129,10 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                  strategy: str = "focused", allowed_domains: str | None = None,
                  sitemap: str | None = None,
                  *args, **kwargs):
+        unknown = sorted(k for k in kwargs if not k.startswith("_"))
+        if unknown:         # (a typo, -a stratgy=bfs, would crawl focused without a word)
+            raise ValueError(f"unknown spider argument -a {unknown[0]}=...: the topic spider "
+                             f"takes {', '.join(SPIDER_ARGUMENTS)}")
         super().__init__(*args, **kwargs)
         if not topic:
             raise ValueError("a topic file is required: -a topic=TOPIC.toml")
