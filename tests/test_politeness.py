@@ -550,21 +550,28 @@ def _robots_web() -> WebArchive:
     return WebArchive(records=records, seeds=["http://x.test/"])
 
 
-def test_no_page_robots_txt_disallows_is_fetched_when_several_wait_for_it(tmp_path):
-    """Found by a review: with Scrapy 2.19's RobotsTxtMiddleware, every request but the first
-    that waited for a host's pending robots.txt went through unchecked (8 of the 10 disallowed
-    pages here were fetched, in each of three runs)."""
+def _crawl_solar(web: WebArchive, tmp_path) -> tuple[list[str], str]:
+    """Crawl ``web`` from its seeds on a small solar topic at full local speed; the URLs the
+    server answered, in order, and the crawl's log."""
     topic = tmp_path / "solar.toml"
     topic.write_text('name = "solar"\n[features]\nterms = ["solar panel", "sunlight"]\n',
                      encoding="utf-8")
-    web = _robots_web()
     with serve_in_thread(web) as server:
         conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"),
                     STATE_DIR=str(tmp_path / "state"), LOG_LEVEL="INFO")
         result = run_crawl(topic, web.seeds, conf, proxy=server.proxy_url,
                            log_file=tmp_path / "scrapy.log", timeout=300)
         served = [s.url for s in server.server.log]
-    assert result.returncode == 0, (tmp_path / "scrapy.log").read_text()[-2000:]
+    log_text = (tmp_path / "scrapy.log").read_text()
+    assert result.returncode == 0, log_text[-2000:]
+    return served, log_text
+
+
+def test_no_page_robots_txt_disallows_is_fetched_when_several_wait_for_it(tmp_path):
+    """Found by a review: with Scrapy 2.19's RobotsTxtMiddleware, every request but the first
+    that waited for a host's pending robots.txt went through unchecked (8 of the 10 disallowed
+    pages here were fetched, in each of three runs)."""
+    served, _ = _crawl_solar(_robots_web(), tmp_path)
     assert "http://y.test/public/a" in served and "http://y.test/public/b" in served
     assert not [u for u in served if "/private/" in u], served
     summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
@@ -594,17 +601,7 @@ def test_a_failing_robots_txt_blocks_its_own_port_only(tmp_path):
         "http://z.test:8002/robots.txt", 200, "OK", (("Content-Type", "text/plain"),),
         b"User-agent: *\nDisallow:\n")
     web = WebArchive(records=records, seeds=["http://z.test:8001/", "http://z.test:8002/"])
-    topic = tmp_path / "solar.toml"
-    topic.write_text('name = "solar"\n[features]\nterms = ["solar panel", "sunlight"]\n',
-                     encoding="utf-8")
-    with serve_in_thread(web) as server:
-        conf = dict(FAST_LOCAL, CORPUS_DIR=str(tmp_path / "corpus"),
-                    STATE_DIR=str(tmp_path / "state"), LOG_LEVEL="INFO")
-        result = run_crawl(topic, web.seeds, conf, proxy=server.proxy_url,
-                           log_file=tmp_path / "scrapy.log", timeout=300)
-        served = [s.url for s in server.server.log]
-    log_text = (tmp_path / "scrapy.log").read_text()
-    assert result.returncode == 0, log_text[-2000:]
+    served, log_text = _crawl_solar(web, tmp_path)
     assert {f"http://z.test:8002/a{i}" for i in range(4)} <= set(served), served
     assert not [u for u in served if u.startswith("http://z.test:8001/a")], served
     assert "z.test:8001: robots.txt answered HTTP 503" in log_text
