@@ -138,6 +138,23 @@ def test_thai_and_lao_are_segmented_into_words():
     assert term_tokens("ຄຳສັ່ງ", "lo") == (unicodedata.normalize("NFKC", "ຄຳສັ່ງ"),)
 
 
+def test_khmer_and_burmese_are_cut_into_syllables():
+    """No segmenter here knows Khmer or Burmese: their runs are cut into orthographic
+    syllables, and a topic term is a phrase of them (before, a whole phrase between two
+    spaces was one key, so no term ever matched)."""
+    assert term_tokens("ကွန်ပျူတာ", "my") == ("ကွန်", "ပျူ", "တာ")     # asat closes
+    assert tokenize("မန္တလေး", language="my") == ["မန္တ", "လေး"]          # a stacked final
+    assert term_tokens("ខ្មែរ", "km") == ("ខ្មែ", "រ")                    # COENG stacks
+    for lang, term, text in (
+            ("km", "កុំព្យូទ័រ", "កុំព្យូទ័រគឺជាម៉ាស៊ីនអេឡិចត្រូនិច ដែលធ្វើការតាមកម្មវិធី។"),
+            ("my", "ကွန်ပျူတာ", "ကွန်ပျူတာသည် ပရိုဂရမ်၏ ညွှန်ကြားချက်အတိုင်း အလုပ်လုပ်သည်။")):
+        topic = topic_from_dict({"name": f"it-{lang}", "languages": [lang],
+                                 "features": {"terms": [term]}})
+        model = RelevanceModel(topic, DocumentFrequencies())
+        page = model.score_html(html(lang, text[:20], [text] * 3), method="e1")
+        assert page.language == lang and list(page.matched) == [term], (lang, page.matched)
+
+
 LANGUAGE_PAGES = {
     "lo": (["ຄອມພິວເຕີ", "ຊອບແວ", "ລະບົບປະຕິບັດການ", "ພາສາໂປຣແກຣມ", "ເຄືອຂ່າຍ"],
            ["ຄອມພິວເຕີລຸ້ນທຳອິດຖືກນຳໃຊ້ໃນມະຫາວິທະຍາໄລ ແລະ ສະຖາບັນຄົ້ນຄວ້າ",

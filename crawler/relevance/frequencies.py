@@ -19,7 +19,8 @@ from pathlib import Path
 FORMAT_VERSION = 1
 # the version of the token keys (crawler.relevance.tokenize): 2 since pages in languages other
 # than English and Chinese are read by their own stop words and stemmer (2026-12-02), 3 since
-# Thai pages are segmented into words (2026-12-02)
+# Thai and Lao pages are segmented into words, Khmer and Burmese ones into syllables (the same
+# day)
 TOKENS_VERSION = 3
 log = logging.getLogger(__name__)
 

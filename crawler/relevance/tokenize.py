@@ -36,7 +36,7 @@ French *force*, Portuguese *Sistema Solar*).  Japanese runs of Han and kana are 
 MeCab (``fugashi``, ``unidic-lite``) into dictionary forms, and not read in simplified
 Chinese forms; Korean runs by MeCab-ko (``python-mecab-ko``) into morphemes; Thai and Lao
 runs by their dictionary segmenters (PyThaiNLP, LaoNLP) into words
-(:class:`SpacelessScript`).  The topic's terms are read with the same lexicon as the page
+(:class:`SpacelessScript`); Khmer and Burmese runs into syllables (:class:`SyllableScript`).  The topic's terms are read with the same lexicon as the page
 (:class:`~.model.RelevanceModel` builds one topic vector per language).
 
 Keys are internal; show users the original terms.  Chinese: stop words (:data:`ZH_STOP`) and
@@ -522,6 +522,42 @@ LAO = SpacelessScript("lo", "\u0e81-\u0ebd\u0ec0-\u0ece\u0edc-\u0edf", "\u0eb3",
 SPACELESS = {script.code: script for script in (THAI, LAO)}
 
 
+class SyllableScript:
+    """A script written without spaces between words that no segmenter here knows (Khmer,
+    Burmese): each run of it is cut into its orthographic syllables [ours, a fallback], by
+    where one may begin: before a consonant or an independent vowel that is not stacked under
+    the one before (Khmer COENG, Burmese VIRAMA) and, in Burmese, does not close the syllable
+    before it (a consonant with ASAT, or stacking the next one).  A syllable is its own key;
+    a topic term of several syllables is matched as a phrase of them."""
+
+    def __init__(self, code: str, letters: str, breaks: str):
+        self.code = code
+        self.run = re.compile(f"([{letters}]+)")
+        self.breaks = re.compile(breaks)
+
+    def units(self, text: str) -> list[str]:
+        """Units of a text read by :func:`normal_text`: each run of the script cut into
+        syllables, the rest into word runs as anywhere else."""
+        return _script_units(text, self.run, self.syllables)
+
+    def syllables(self, run: str) -> list[str]:
+        return [s for s in self.breaks.split(run) if s]
+
+
+# Khmer: letters and signs (not its punctuation and digits); a syllable starts at a consonant
+# or an independent vowel not after COENG (U+17D2), so "ខ្មែរ" is ខ្មែ + រ
+KHMER = SyllableScript("km", "\u1780-\u17d3\u17dd", "(?<!\u17d2)(?=[\u1780-\u17b3])")
+# Burmese: letters, signs and the extensions (not its punctuation and digits); a syllable
+# starts at a consonant or independent vowel not after VIRAMA (U+1039) and not followed by
+# ASAT (U+103A, with a DOT BELOW before it) or VIRAMA: "ကွန်ပျူတာ" is ကွန် + ပျူ + တာ
+BURMESE = SyllableScript(
+    "my", "\u1000-\u103f\u1050-\u109f",
+    "(?<!\u1039)(?=[\u1000-\u102a\u103f\u104e](?![\u103a\u1039]|\u1037\u103a))")
+SYLLABIC = {script.code: script for script in (KHMER, BURMESE)}
+# a unit of these scripts is its own key, one letter long or not (a Khmer final consonant)
+_SYLLABIC_UNIT = re.compile("[\u1000-\u109f\u1780-\u17ff]")
+
+
 class Lexicon:
     """How the word runs of one language become keys: its stop words and its stemmer
     [DEFAULT, not from the source], with the unit tables and the short-text cache that go
@@ -532,7 +568,7 @@ class Lexicon:
                  segment: Callable[[str], list[str]] | None = None):
         self.code, self.stop, self.stem = code, stop, stem
         self.mark = code is not None        # stop words as marked keys (every one but English)
-        # a language's own segmenter (Japanese, Korean, Thai, Lao): text -> units, replacing
+        # a language's own segmenter (Japanese, Korean, Thai, Lao, ...): text -> units, replacing
         # the script runs; its Han is not read in simplified forms
         self.segment = segment
         self.simplify_han = segment is None
@@ -546,10 +582,12 @@ class Lexicon:
         return f"Lexicon({self.code or 'en'!r})"
 
     def _unit_keys(self, unit: str) -> tuple[str, ...]:
-        """Keys of one unit: a Han piece kept by :func:`_han` is its own key; a word run (the
-        ``word`` branch of :data:`_RUN`, no Han character) goes through :func:`_latin`."""
-        return (unit,) if _HAN.search(unit) is not None else \
-            _latin(unit, self.stop, self.stem, self.mark)
+        """Keys of one unit: a Han piece kept by :func:`_han` and a Khmer or Burmese syllable
+        (:class:`SyllableScript`) are their own keys; a word run (the ``word`` branch of
+        :data:`_RUN`, no Han character) goes through :func:`_latin`."""
+        if _HAN.search(unit) is not None or _SYLLABIC_UNIT.match(unit) is not None:
+            return (unit,)
+        return _latin(unit, self.stop, self.stem, self.mark)
 
     def _unit_pairs(self, unit: str) -> tuple[tuple[str, str], ...]:
         """``(key, surface)`` pairs of one unit: a unit giving one key has itself (lower-cased)
@@ -614,7 +652,8 @@ SNOWBALL = {
 _SAME = {"nb": "no", "nn": "no"}        # codes read as one language (Norwegian)
 # languages with a segmenter of their own (text -> units)
 _SEGMENTERS = {"ja": _japanese_units, "ko": _korean_units,
-               **{code: script.units for code, script in SPACELESS.items()}}
+               **{code: script.units for code, script in (*SPACELESS.items(),
+                                                          *SYLLABIC.items())}}
 _LEXICONS: dict[str, Lexicon] = {}         # base code -> its lexicon
 _BY_NAME: dict[str | None, Lexicon] = {None: ENGLISH, "en": ENGLISH}    # code as given -> ...
 _LEX_LOCK = threading.Lock()
@@ -622,8 +661,8 @@ _LEX_LOCK = threading.Lock()
 
 def lexicon(language: str | None) -> Lexicon:
     """The lexicon of a language code (``de``, ``pt-BR``): its Snowball stemmer (PyStemmer)
-    and its stop words (``stopwordsiso``), for each it has; Japanese, Korean, Thai and Lao
-    have their segmenters (:data:`_SEGMENTERS`).  English, Chinese (whose Latin words are English ones), an
+    and its stop words (``stopwordsiso``), for each it has; Japanese, Korean, Thai, Lao,
+    Khmer and Burmese have their segmenters (:data:`_SEGMENTERS`).  English, Chinese (whose Latin words are English ones), an
     unknown code and None: :data:`ENGLISH`."""
     lex = _BY_NAME.get(language)
     if lex is not None:
@@ -774,7 +813,7 @@ def term_tokens(term: str, language: str | None = None) -> tuple[str, ...]:
     Han terms are first added to the segmenter's dictionary so that pages keep them whole
     (this mutates the shared segmenter: additive)."""
     lex = lexicon(language)
-    if lex.segment is not None:       # (Japanese, Korean, Thai, Lao: as pages are read)
+    if lex.segment is not None:       # (Japanese, Korean, Thai...: as pages are read)
         script = SPACELESS.get(lex.code)
         if script is not None:
             script.add_term(term, lex)
