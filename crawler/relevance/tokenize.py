@@ -36,8 +36,9 @@ French *force*, Portuguese *Sistema Solar*).  Japanese runs of Han and kana are 
 MeCab (``fugashi``, ``unidic-lite``) into dictionary forms, and not read in simplified
 Chinese forms; Korean runs by MeCab-ko (``python-mecab-ko``) into morphemes; Thai and Lao
 runs by their dictionary segmenters (PyThaiNLP, LaoNLP) into words
-(:class:`SpacelessScript`); Khmer and Burmese runs into syllables (:class:`SyllableScript`).  The topic's terms are read with the same lexicon as the page
-(:class:`~.model.RelevanceModel` builds one topic vector per language).
+(:class:`SpacelessScript`); Khmer and Burmese runs into syllables (:class:`SyllableScript`).
+The topic's terms are read with the same lexicon as the page (:class:`~.model.RelevanceModel`
+builds one topic vector per language).
 
 Keys are internal; show users the original terms.  Chinese: stop words (:data:`ZH_STOP`) and
 punctuation are dropped, Latin words inside Chinese text get the English treatment.
@@ -662,8 +663,8 @@ _LEX_LOCK = threading.Lock()
 def lexicon(language: str | None) -> Lexicon:
     """The lexicon of a language code (``de``, ``pt-BR``): its Snowball stemmer (PyStemmer)
     and its stop words (``stopwordsiso``), for each it has; Japanese, Korean, Thai, Lao,
-    Khmer and Burmese have their segmenters (:data:`_SEGMENTERS`).  English, Chinese (whose Latin words are English ones), an
-    unknown code and None: :data:`ENGLISH`."""
+    Khmer and Burmese have their segmenters (:data:`_SEGMENTERS`).  English, Chinese (whose
+    Latin words are English ones), an unknown code and None: :data:`ENGLISH`."""
     lex = _BY_NAME.get(language)
     if lex is not None:
         return lex
