@@ -12,7 +12,7 @@ import re
 import string
 from dataclasses import dataclass, field
 from functools import lru_cache
-from urllib.parse import urljoin, urlparse, urlsplit, urlunsplit
+from urllib.parse import quote, urljoin, urlparse, urlsplit, urlunsplit
 
 import idna
 import numpy as np
@@ -26,11 +26,19 @@ SESSION_PARAMS = ("sid", "sessionid", "session_id", "session", "jsessionid", "ph
                   "sessid", "aspsessionid", "cfid", "cftoken", "zenid", "osCsid", "s_id")
 _SESSION_NAMES = frozenset(p.lower() for p in SESSION_PARAMS)   # matched in any case
 _SESSION_PATH = re.compile(r";(?:jsessionid|phpsessid|sid)=[^/?#]*", re.I)
-# names also used for content (a session of parliament, a section id): a value shorter than
-# MIN_TOKEN characters is not taken for a session token
+# names also used for content (a session of parliament, a section id, a story id): only a
+# random-looking token of at least MIN_TOKEN letters and digits, both, is taken for a session
+# (not "2023-autumn", "07/05/15/1234201" or "2023")
 GENERIC_SESSION_NAMES = frozenset(("sid", "session", "s_id"))
 MIN_TOKEN = 10
+_TOKEN = re.compile(r"(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{%d,}\Z" % MIN_TOKEN)
+# short names forums and shops give a session hash (vBulletin's ?s=<32 hex>); other short
+# names with a hex value are content (?pid=<uuid>, ?f=<md5 of a file>, ?h=<commit>)
+SHORT_SESSION_NAMES = frozenset(("s", "ses", "sess"))
 _HEXLIKE = re.compile(r"^[0-9a-f]{16,32}$", re.I)
+# what a query may hold unescaped (RFC 3986 3.4: pchar, "/" and "?"), and escapes
+_QUERY_SAFE = "!$&'()*+,;=:@/?~-._%"
+MAX_LINKS_PER_PAGE = 5000   # [ours] links read from one page (a 50,000-link page: ~20 s)
 _SKIP_EXT = frozenset("." + e for e in (*IGNORED_EXTENSIONS, "gz", "tgz", "bz2", "xz"))
 _SKIP_LONG_EXT = tuple(e for e in _SKIP_EXT if e.count(".") > 1)    # ".tar.gz"
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -116,6 +124,13 @@ def canonical(url: str) -> str:
         parts = urlsplit(canon)
         canon = urlunsplit(parts._replace(path=_escaped_path(parts.path.replace("%25", "%"))))
     parts = urlsplit(canon)
+    if parts.query:
+        # w3lib form-encodes the query's reserved characters (?story=24/11/20 becomes
+        # ?story=24%2F11%2F20, which a server need not read as the same); its pairs are
+        # sorted and its escapes normalised here instead, the characters kept as written
+        query = _normal_query(urlsplit(url).query)
+        parts = parts._replace(query=query)
+        canon = urlunsplit(parts)
     try:
         port = parts.port
     except ValueError:              # not a port: crawlable() refuses the URL
@@ -127,23 +142,32 @@ def canonical(url: str) -> str:
 
 def _without_session_ids(query: str) -> str:
     """The query without session-id parameters: a name of :data:`SESSION_PARAMS` in any case
-    (for the generic names of :data:`GENERIC_SESSION_NAMES`, only with a token of at least
-    :data:`MIN_TOKEN` characters: ``?session=2023`` names a parliament's session), or a short
-    name (at most 4 characters, not ``id``) carrying a bare hex token of 16-32 characters
-    that is not a plain decimal number.  A 40- or 64-digit hex value is a content hash (a git
-    commit: ``?id=<sha1>``) and an ``id`` is the page's own, so both are kept."""
+    (for the generic names of :data:`GENERIC_SESSION_NAMES`, only with a random-looking token
+    of letters and digits, at least :data:`MIN_TOKEN`: ``?session=2023-autumn`` names a
+    parliament's session, ``?sid=07/05/15/1234201`` a story), or a name of
+    :data:`SHORT_SESSION_NAMES` carrying a bare hex token of 16-32 characters that is not a
+    plain decimal number (vBulletin's ``?s=``).  Other short names with a hex value are
+    content (``?pid=<uuid>``, ``?f=<md5>``), kept."""
     kept = []
     for pair in query.split("&"):
         name, eq, value = pair.partition("=")
         lower = name.lower()
         if lower in _SESSION_NAMES and (lower not in GENERIC_SESSION_NAMES
-                                        or len(value) >= MIN_TOKEN):
+                                        or _TOKEN.match(value)):
             continue
-        if (eq and len(name) <= 4 and lower != "id" and _HEXLIKE.match(value)
+        if (eq and lower in SHORT_SESSION_NAMES and _HEXLIKE.match(value)
                 and not value.isdigit()):
             continue
         kept.append(pair)
     return "&".join(kept)
+
+
+def _normal_query(query: str) -> str:
+    """A query in canonical form: its pairs sorted and empty ones dropped, characters a query
+    may not hold escaped (a space, non-ASCII as UTF-8), escapes normalised as the path's
+    (RFC 3986 §6.2.2); reserved characters stay as written (``/``, ``:``, ``,``)."""
+    return "&".join(sorted(_escaped_path(quote(p, safe=_QUERY_SAFE))
+                           for p in query.split("&") if p))
 
 
 def _escaped_path(path: str) -> str:
@@ -320,10 +344,10 @@ def page_base(root, page_url: str) -> str:
     return declared if is_web_url(declared) else page_url
 
 
-def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None = None
-                  ) -> list[Link]:
+def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None = None,
+                  limit: int | None = MAX_LINKS_PER_PAGE) -> list[Link]:
     """All crawlable links of ``doc`` (one per canonical URL, in document order): ``<a>`` and
-    ``<area>`` hrefs, ``<frame>`` sources."""
+    ``<area>`` hrefs, ``<frame>`` sources; the first ``limit`` of them (None: all)."""
     base = page_base(doc.root, base_url)
     anchors = np.flatnonzero(doc.is_tag(_LINK_TAGS))
     if not len(anchors):
@@ -372,6 +396,8 @@ def extract_links(doc: Document, base_url: str, content_nodes: np.ndarray | None
         link = found.get(url)
         inside = bool(in_content[i:end].any())
         if link is None:
+            if limit is not None and len(found) >= limit:
+                break
             found[url] = Link(url, anchor, contexts[block], inside, "nofollow" in rel)
         else:
             link.count += 1

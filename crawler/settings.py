@@ -51,6 +51,8 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``SITEMAP_MAX_URLS``      listed URLs queued per sitemap host (default 10000: the best-scored
                           of the first 5 x the allowance a file lists; at most 50 sitemap files
                           per host)
+``MAX_LINKS_PER_PAGE``    links read from one page, the first in document order (default
+                          5000; 0: all)
 ``SIBLING_CACHE_PAGES``   recent pages kept per site for E5/E6 siblings (default 8)
 ``STALL_TIMEOUT``         seconds without a new response before the crawl stops (default 300)
 ``ROBOTSTXT_CRAWL_DELAY`` honour a host's robots.txt ``Crawl-delay`` / ``Request-rate`` as
@@ -187,6 +189,7 @@ CORPUS_MIN_CHARS = 200
 FOLLOW_SITEMAPS = True     # the seeds' hosts' robots.txt Sitemap: lines (crawler/sitemaps.py)
 FOLLOW_FEEDS = True        # the seed pages' RSS / Atom feeds (crawler/feeds.py)
 SITEMAP_MAX_URLS = 10000   # a queued listed URL holds about 4.5 KB
+MAX_LINKS_PER_PAGE = 5000   # crawler/links.py
 SIBLING_CACHE_PAGES = 8
 STALL_TIMEOUT = 300
 STATE_SAVE_INTERVAL = 60

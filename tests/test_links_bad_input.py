@@ -35,7 +35,10 @@ def test_content_ids_that_look_like_session_ids_are_kept():
     sha = "0123456789abcdef0123456789abcdef01234567"         # a git commit (cgit ?id=<sha1>)
     assert canonical(f"http://a.test/commit/?id={sha}") == f"http://a.test/commit/?id={sha}"
     assert canonical(f"http://a.test/c?h={sha}") == f"http://a.test/c?h={sha}"
-    assert canonical(f"http://a.test/c?h={sha[:32]}") == "http://a.test/c"   # 32 hex: a token
+    # 32 hex under a short name: content (a UUID, an MD5 file id) but for the names forums
+    # give a session hash (vBulletin's ?s=)
+    assert canonical(f"http://a.test/c?h={sha[:32]}") == f"http://a.test/c?h={sha[:32]}"
+    assert canonical(f"http://a.test/c?s={sha[:32]}") == "http://a.test/c"
     assert canonical(f"http://a.test/c?id={sha[:32]}") == f"http://a.test/c?id={sha[:32]}"
     assert canonical("http://a.test/bills?session=2023") == "http://a.test/bills?session=2023"
     assert canonical("http://a.test/f?sid=7&t=2") == "http://a.test/f?sid=7&t=2"
@@ -157,3 +160,18 @@ def test_international_hosts_are_encoded_as_browsers_do_idna_2008():
     assert canonical("http://ＡＢＣ.com/") == "http://abc.com/"         # width-folded
     assert canonical("http://xn--strae-oqa.de/") == "http://xn--strae-oqa.de/"
     assert canonical("http://☃.net/") == "http://xn--n3h.net/"   # refused by IDNA 2008: w3lib's
+
+
+def test_a_page_of_many_links_gives_the_first_ones_only():
+    """Found by a review: a page of 50,000 links held the crawl about 20 s (all read, scored
+    and scheduled in the reactor's thread); MAX_LINKS_PER_PAGE reads the first 5,000."""
+    from crawler.links import MAX_LINKS_PER_PAGE, extract_links
+    from extraction import parse
+
+    html = "<html><body>" + "".join(f'<p><a href="/item/{i}">item {i}</a> and '
+                                    f'<a href="/item/{i}">again</a></p>' for i in range(6000))
+    doc = parse(html + "</body></html>", "http://a.test/")
+    links = extract_links(doc, "http://a.test/")
+    assert len(links) == MAX_LINKS_PER_PAGE == 5000
+    assert links[-1].url == "http://a.test/item/4999" and links[-1].count == 2
+    assert len(extract_links(doc, "http://a.test/", limit=None)) == 6000

@@ -38,7 +38,7 @@ from ..frontier import UPGRADE_MARGIN, busy_host_slack
 from ..items import PageItem
 from ..journal import Entry
 from ..link_scoring import PRIORITY_LEVELS, SEED_PRIORITY, priority_of
-from ..links import canonical, crawlable, extract_links
+from ..links import MAX_LINKS_PER_PAGE, canonical, crawlable, extract_links
 from ..middlewares import AlreadyFetched, is_html, now_iso, scheduled_url
 from ..relevance.topic import CATEGORIES, load_topic
 from ..politeness import BACKOFF_HTTP_CODES, backoff_codes
@@ -194,6 +194,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         spider.sitemap_max_bytes = size_cap(number_setting(
             settings, "DOWNLOAD_MAXSIZE", 0, integer=True))
         spider.sitemap_locks = {}           # host -> DeferredLock: one sitemap read at a time
+        spider.max_links = number_setting(settings, "MAX_LINKS_PER_PAGE", MAX_LINKS_PER_PAGE,
+                                          integer=True) or None
         spider.seed_hosts = {host_name(canonical(url)) for url in spider.seeds}
         spider.follow_feeds = bool_setting(settings, "FOLLOW_FEEDS", True)
         spider.feeds = ListingBudget(max_files=number_setting(
@@ -484,8 +486,10 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             self.crawler.stats.inc_value("links/page_nofollow")
             return []
         nodes = item.extraction.nodes if item.extraction is not None else None
-        links = [link for link in extract_links(item.doc, response.url, nodes)
-                 if not link.nofollow]
+        links = extract_links(item.doc, response.url, nodes, limit=self.max_links)
+        if self.max_links is not None and len(links) >= self.max_links:
+            self.crawler.stats.inc_value("links/pages_capped")
+        links = [link for link in links if not link.nofollow]
         if not links:
             return []
         self.crawl_state.observe_urls([link.url for link in links])
