@@ -43,7 +43,7 @@ from .relevance.model import PageTerms, Relevance, RelevanceModel
 from .relevance.threshold import AutoThreshold
 from .relevance.topic import Topic
 from .revisit import FailedFetches, RevisitList
-from .traps import TrapDetector
+from .traps import EchoPages, TrapDetector
 from .url_similarity import UrlSimilarity, WeightTuner
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,7 @@ class CrawlState:
     learn_from: str = "written"     # LEARN_FROM: which pages feed the dynamic library
     revisits: RevisitList = field(default_factory=RevisitList)
     failures: FailedFetches = field(default_factory=FailedFetches)
+    echoes: EchoPages = field(default_factory=EchoPages)   # pages whose links are not followed
 
     # ------------------------------------------------------------------ construction
     @classmethod

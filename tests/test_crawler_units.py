@@ -214,6 +214,49 @@ def test_a_long_run_of_misses_refuses_a_template_for_this_run_only(tmp_path):
     assert TrapDetector.load(tmp_path / "traps.json").factor(cal.format(1950)) > 0.0
 
 
+def test_a_shops_facets_are_one_trap_judged_against_the_rest_of_the_crawl(tmp_path):
+    """Found by a review: a facet shop (six keys, one template per set of keys) spread its
+    misses over 63 templates while it pulled the crawl's overall rate down, so no run was
+    unlikely and no factor fell below 1: 1,466 of 1,524 fetches went to it."""
+    import itertools
+
+    from crawler.traps import families
+
+    assert families("http://s.test/shop/?color=a&size=b") == ("s.test/shop/?color&size",
+                                                              "s.test/shop/?*")
+    assert families("http://s.test/shop/") == ("s.test/shop/?",)
+    traps = TrapDetector()
+    for k in range(10):
+        traps.record(f"http://s.test/posts/{k}/", accepted=True)
+    keys = ("brand", "color", "size", "price", "sort", "view")
+    combos = [c for n in range(1, 7) for c in itertools.combinations(keys, n)]
+    for i in range(400):
+        combo = combos[i % len(combos)]
+        traps.record("http://s.test/shop/?" + "&".join(f"{k}=v{i}" for k in combo),
+                     accepted=False)
+        if i == 30:         # refused (each set of keys alone has one or two fetches so far)
+            assert traps.factor("http://s.test/shop/?brand=x&view=y") == 0.0
+    # ... then on probation, ranked far down (its yield against the posts')
+    assert traps.factor("http://s.test/shop/?brand=x&view=y") < 0.01
+    assert traps.factor("http://s.test/posts/99/") == 1.0
+    traps.save(tmp_path / "traps.json")             # a fetch counts in both its templates
+    again = TrapDetector.load(tmp_path / "traps.json")
+    assert (again.fetched_total, again.accepted_total) == (410, 10)
+
+
+def test_the_links_of_a_page_repeating_another_are_not_followed():
+    from crawler.traps import EchoPages
+
+    echoes = EchoPages()
+    soft = "Page not found\nSorry, this page does not exist. Try our sections."
+    assert not echoes.repeats("http://a.test/soft/", soft)
+    assert echoes.repeats("http://a.test/soft/blog/", soft)          # the same page again
+    assert not echoes.repeats("http://a.test/soft/", soft)           # itself, fetched again
+    assert not echoes.repeats("http://b.test/soft/", soft)           # another host
+    assert not echoes.repeats("http://a.test/img/1", "Photo") and \
+        not echoes.repeats("http://a.test/img/2", "Photo")           # too short to compare
+
+
 def test_shards_are_published_atomically_and_recovered(tmp_path):
     writer = ShardWriter(tmp_path, docs_per_shard=2)
     writer.write({"n": 1})

@@ -485,7 +485,13 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         if "nofollow" in item.robots:
             self.crawler.stats.inc_value("links/page_nofollow")
             return []
-        nodes = item.extraction.nodes if item.extraction is not None else None
+        extraction = item.extraction
+        if extraction is not None and self.strategy == "focused" \
+                and self.crawl_state.echoes.repeats(
+                    response.url, f"{extraction.title}\n{extraction.text}"):
+            self.crawler.stats.inc_value("links/echo_pages")    # (crawler/traps.py)
+            return []
+        nodes = extraction.nodes if extraction is not None else None
         links = extract_links(item.doc, response.url, nodes, limit=self.max_links)
         if self.max_links is not None and len(links) >= self.max_links:
             self.crawler.stats.inc_value("links/pages_capped")
