@@ -429,63 +429,29 @@ class SpacelessScript:
 
     NFKC splits SARA AM into NIKHAHIT and SARA AA, which the dictionaries do not hold: a run is
     segmented with SARA AM whole and its words are given back in NFKC, as stop words are read.
-    A one-word topic term (:meth:`add_term`) inside a longer dictionary word is given after
-    that word when the rest of it is dictionary words (Thai คำสั่ง in ตามคำสั่ง,
-    คอมพิวเตอร์ in ไมโครคอมพิวเตอร์; no กา, "crow", in การเมือง: ร is no word), as Chinese
-    terms inside longer words are."""
+    (A first version also gave a one-word topic term found inside a longer dictionary word, as
+    Chinese does; it changed no result of the language benches, and, held for the whole
+    process, made one topic's Thai terms change another's scores: removed.)"""
 
     def __init__(self, code: str, letters: str, am: str, decomposed_am: str,
                  skip: Iterable[str], segment: Callable[[str], list[str]],
-                 dictionary: Callable[[], frozenset], stop_words: Callable[[], Iterable[str]]):
+                 stop_words: Callable[[], Iterable[str]]):
         self.code = code
         self.run = re.compile(f"([{letters}]+)")
         self.am, self.decomposed_am = am, decomposed_am
         self.skip = frozenset(skip)
-        self._segment, self._dictionary, self.stop_words = segment, dictionary, stop_words
-        self.terms: set[str] = set()         # one-word topic terms, SARA AM whole
-        self._inner: re.Pattern | None = None
-        self.dictionary_words = lru_cache(maxsize=4096)(self._dictionary_words)
+        self._segment, self.stop_words = segment, stop_words
 
     def units(self, text: str) -> list[str]:
         """Units of a text read by :func:`normal_text`: each run of the script cut into
-        words, a word holding a one-word topic term followed by the term; the marks that
-        repeat or abbreviate a word left out."""
+        words; the marks that repeat or abbreviate a word left out."""
         return _script_units(text, self.run, self.words)
 
-    def words(self, run: str, inner_terms: bool = True) -> Iterable[str]:
-        inner = self._inner if inner_terms else None
+    def words(self, run: str) -> Iterable[str]:
         am, nfkc = self.am, self.decomposed_am
         for word in self._segment(run.replace(nfkc, am)):
-            if word in self.skip or word.isspace():
-                continue
-            yield word.replace(am, nfkc)
-            if inner is not None and word not in self.terms:
-                for m in inner.finditer(word):
-                    start, end = m.start(1), m.end(1)
-                    if self.dictionary_words(word[:start]) \
-                            and self.dictionary_words(word[end:]):
-                        yield word[start:end].replace(am, nfkc)
-
-    def _dictionary_words(self, text: str) -> bool:
-        """Whether ``text`` (SARA AM whole) is empty or cut into dictionary words only."""
-        return not text or set(self._segment(text)) <= self._dictionary()
-
-    def add_term(self, term: str, lex: Lexicon) -> None:
-        """Make the runs of a topic term that are one word each inner terms of the
-        segmentation; ``lex`` (the script's lexicon) drops its cached short texts."""
-        added = False
-        for run in self.run.findall(lex.read(term)):
-            whole = run.replace(self.decomposed_am, self.am)
-            if len(whole) > 1 and whole not in self.terms \
-                    and len(list(self.words(run, inner_terms=False))) == 1:
-                self.terms.add(whole)
-                added = True
-        if added:
-            with _SEG_LOCK:
-                # (longest first: a term inside another one is found at its own places)
-                pattern = "|".join(map(re.escape, sorted(self.terms, key=len, reverse=True)))
-                self._inner = re.compile(f"(?=({pattern}))")
-            lex.short_info.cache_clear()
+            if word not in self.skip and not word.isspace():
+                yield word.replace(am, nfkc)
 
 
 def _thai_segment(text: str) -> list[str]:
@@ -493,19 +459,9 @@ def _thai_segment(text: str) -> list[str]:
     return word_tokenize(text, engine="newmm-safe", keep_whitespace=False)
 
 
-def _thai_dictionary() -> frozenset:
-    from pythainlp.corpus import thai_words
-    return thai_words()
-
-
 def _lao_segment(text: str) -> list[str]:
     from laonlp.tokenize import word_tokenize
     return word_tokenize(text, safe_mode=True)
-
-
-def _lao_dictionary() -> frozenset:
-    from laonlp.corpus import lao_words
-    return lao_words()
 
 
 def _lao_stop_words() -> Iterable[str]:
@@ -516,10 +472,9 @@ def _lao_stop_words() -> Iterable[str]:
 # Thai (PyThaiNLP's newmm and dictionary) and Lao (LaoNLP's): letters, vowels and tone marks;
 # MAI YAMOK / KO LA (repeat the word) and PAIYANNOI / ELLIPSIS (abbreviation) are no words
 THAI = SpacelessScript("th", "\u0e01-\u0e3a\u0e40-\u0e4e", "\u0e33", "\u0e4d\u0e32",
-                       ("\u0e46", "\u0e2f"), _thai_segment, _thai_dictionary, tuple)
+                       ("\u0e46", "\u0e2f"), _thai_segment, tuple)
 LAO = SpacelessScript("lo", "\u0e81-\u0ebd\u0ec0-\u0ece\u0edc-\u0edf", "\u0eb3",
-                      "\u0ecd\u0eb2", ("\u0ec6", "\u0eaf"), _lao_segment, _lao_dictionary,
-                      _lao_stop_words)
+                      "\u0ecd\u0eb2", ("\u0ec6", "\u0eaf"), _lao_segment, _lao_stop_words)
 SPACELESS = {script.code: script for script in (THAI, LAO)}
 
 
@@ -813,11 +768,7 @@ def term_tokens(term: str, language: str | None = None) -> tuple[str, ...]:
     """Keys of a topic term or variant, as a page in ``language`` (:func:`tokenize`) has them.
     Han terms are first added to the segmenter's dictionary so that pages keep them whole
     (this mutates the shared segmenter: additive)."""
-    lex = lexicon(language)
-    if lex.segment is not None:       # (Japanese, Korean, Thai...: as pages are read)
-        script = SPACELESS.get(lex.code)
-        if script is not None:
-            script.add_term(term, lex)
+    if lexicon(language).segment is not None:   # (Japanese, Korean, Thai...: as pages are)
         return tuple(tokenize(term, language=language))
     term = normal_text(" ".join(term.split()))     # (Han in its simplified form, as pages)
     if has_han(term):
