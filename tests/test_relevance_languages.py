@@ -310,3 +310,30 @@ def test_state_of_an_older_tokeniser_is_reported(tmp_path, caplog):
     with caplog.at_level(logging.WARNING):
         DocumentFrequencies.load(tmp_path)
     assert "token keys" not in caplog.text
+
+
+def test_a_page_of_one_endless_japanese_or_korean_run_is_read(tmp_path):
+    """Found by a review: one unbroken run of 400,000+ Japanese characters crashed MeCab with
+    a segmentation fault (the whole crawl with it), and a Korean run of 1,000,000 raised
+    MeCabError after quadratic time; runs are cut for the segmenters.  In a child process, so
+    that a crash fails this test instead of ending the suite."""
+    import subprocess
+    import sys
+
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parent.parent / "bench" / "languages" / "src"
+    code = (
+        "import re, sys\n"
+        "from crawler.relevance.tokenize import tokenize\n"
+        "def run(lang, chars):\n"
+        "    text = open(f'{sys.argv[1]}/{lang}.txt', encoding='utf-8').read()\n"
+        "    one = ''.join(re.findall(f'[{chars}]+', text))\n"
+        "    return (one * (1000000 // len(one) + 1))[:1000000]\n"
+        "ja = run('ja', '\\u3040-\\u30ff\\u4e00-\\u9fff')\n"
+        "ko = run('ko', '\\uac00-\\ud7a3')\n"
+        "print(len(tokenize(ja, language='ja')) > 100000, "
+        "len(tokenize(ko, language='ko')) > 100000)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(src)], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0 and done.stdout.split() == ["True", "True"], done.stderr[-500:]

@@ -288,14 +288,30 @@ def _latin(word: str, stop: frozenset[str] = EN_STOP, stem: Callable[[str], str]
     return tuple(out)
 
 
+# longest run a segmenter is given at once [ours]: a natural run ends at punctuation or a
+# space; a page of one 400,000-character Japanese run crashed MeCab (a segmentation fault,
+# the whole crawl with it), Korean ones took quadratic time, and jieba did on one repeated
+# character it does not know; longer runs are cut (a word at each cut may be split)
+SEGMENT_CHUNK = 2000
+
+
+def _chunks(run: str) -> Iterable[str]:
+    """``run`` in pieces of at most :data:`SEGMENT_CHUNK` characters."""
+    if len(run) <= SEGMENT_CHUNK:
+        return (run,)
+    return (run[i:i + SEGMENT_CHUNK] for i in range(0, len(run), SEGMENT_CHUNK))
+
+
 def _han(run: str, inner_terms: bool = True) -> Iterable[tuple[str, str]]:
-    for piece in segmenter().cut(run, HMM=True):
-        piece = piece.strip()
-        if piece and piece not in ZH_STOP and has_han(piece):
-            yield piece, piece
-            if inner_terms and len(piece) > 2 and _HAN_TERMS:
-                for inner in _inner_terms(piece):
-                    yield inner, inner
+    cut = segmenter().cut
+    for chunk in _chunks(run):
+        for piece in cut(chunk, HMM=True):
+            piece = piece.strip()
+            if piece and piece not in ZH_STOP and has_han(piece):
+                yield piece, piece
+                if inner_terms and len(piece) > 2 and _HAN_TERMS:
+                    for inner in _inner_terms(piece):
+                        yield inner, inner
 
 
 # Han topic terms (term_tokens): jieba keeps a dictionary compound whole even when a topic
@@ -378,7 +394,8 @@ def _script_units(text: str, runs: re.Pattern, words: Callable[[str], Iterable[s
     out: list[str] = []
     for i, part in enumerate(runs.split(text)):
         if i % 2:
-            out.extend(words(part))
+            for chunk in _chunks(part):
+                out.extend(words(chunk))
         elif part:
             out.extend(_WORD_NO_HAN.findall(part))
     return out
