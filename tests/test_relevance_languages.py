@@ -337,3 +337,21 @@ def test_a_page_of_one_endless_japanese_or_korean_run_is_read(tmp_path):
     done = subprocess.run([sys.executable, "-c", code, str(src)], capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0 and done.stdout.split() == ["True", "True"], done.stderr[-500:]
+
+
+@pytest.mark.parametrize("topic_code", ["no", "nb", "nn"])
+@pytest.mark.parametrize("page_code", ["nb", "nb-NO", "no", None])
+def test_norwegian_codes_are_one_language(topic_code, page_code):
+    """Found by a review: with languages = ["no"] every page declared nb-NO (most Norwegian
+    sites) scored 0, "page language 'nb' not in the topic's ['no']"; with ["nb"] every page
+    detected as no did."""
+    topic = topic_from_dict({"name": "it", "languages": [topic_code],
+                             "features": {"terms": ["datamaskin", "programvare"]}})
+    text = ["Datamaskinen kjører programvare som styrer maskinvaren.",
+            "Programvaren på datamaskinen ble skrevet av norske utviklere i mange år.",
+            "Hver datamaskin trenger programvare for å fungere godt."]
+    page = html(page_code or "", text[0][:20], text)
+    if page_code is None:
+        page = page.replace(' lang=""', "")
+    result = RelevanceModel(topic, DocumentFrequencies()).score_html(page, method="e1")
+    assert result.relevant, (result.score, result.reason)

@@ -69,6 +69,7 @@ from .tokenize import (
     key_info,
     lexicon,
     phrase_key,
+    same_language,
     surfaces,
     term_tokens,
     tokenize,
@@ -410,7 +411,7 @@ class RelevanceModel:
         if language is None and languages:
             language = languages[0]     # (undetected: read as the topic's, like its links)
         page = PageTerms(language=language, url=url, info={"blocks": len(blocks)})
-        if languages and language not in languages:
+        if languages and not same_language(language, languages):
             # (rejected by score_page: not read with its language's lexicon, and no page of
             # the IDF statistics: ``off_language``)
             page.reason = _off_language(language, languages)
@@ -469,7 +470,7 @@ class RelevanceModel:
         if page.reason or not page.blocks:
             return self._zero(page.reason or "no text", page.url, page.language)
         langs = self.topic.languages
-        if langs and page.language and page.language not in langs:
+        if langs and page.language and not same_language(page.language, langs):
             return self._zero(_off_language(page.language, langs), page.url, page.language)
         vec = self.vector_for(page.language)
         by_type: dict[str, float] = {}

@@ -632,6 +632,17 @@ _BY_NAME: dict[str | None, Lexicon] = {None: ENGLISH, "en": ENGLISH}    # code a
 _LEX_LOCK = threading.Lock()
 
 
+def same_language(code: str | None, codes: Iterable[str]) -> bool:
+    """Whether language ``code`` is one of ``codes``, as the lexicons read them: Norwegian
+    ``no``, ``nb`` and ``nn`` are one language (most Norwegian sites declare ``nb-NO``, a
+    detector says ``no``)."""
+    if code is None:
+        return False
+    base = code.replace("_", "-").split("-")[0].lower()
+    base = _SAME.get(base, base)
+    return any(_SAME.get(c, c) == base for c in codes)
+
+
 def lexicon(language: str | None) -> Lexicon:
     """The lexicon of a language code (``de``, ``pt-BR``): its Snowball stemmer (PyStemmer)
     and its stop words (``stopwordsiso``), for each it has; Japanese, Korean, Thai, Lao,
