@@ -355,3 +355,23 @@ def test_norwegian_codes_are_one_language(topic_code, page_code):
         page = page.replace(' lang=""', "")
     result = RelevanceModel(topic, DocumentFrequencies()).score_html(page, method="e1")
     assert result.relevant, (result.score, result.reason)
+
+
+@pytest.mark.parametrize("markup", ["Programmiersprache", "Programmier<wbr>sprache",
+                                    "<em>Programmier</em>sprache",
+                                    "Programmier<span>sprache</span>"])
+def test_markup_inside_a_word_does_not_split_it(markup):
+    """Found by a review: the tag-block model joined a block's text nodes with spaces, so
+    <wbr> or <em> inside a German compound (and a drop cap, <span>T</span>he) split the word
+    and the page lost the term (0.417 plain, 0.000 with <wbr> in both terms)."""
+    from crawler.relevance.blocks import tag_blocks
+
+    text = (f"Jede {markup} hat eine Syntax. Die {markup} Python ist beliebt, und jede "
+            f"{markup} braucht einen Compiler oder Interpreter.")
+    doc = parse(html("de", "Sprachen", [text]))
+    assert any("Die Programmiersprache Python" in b.content for b in tag_blocks(doc, None))
+    topic = topic_from_dict({"name": "it", "languages": ["de"],
+                             "features": {"terms": ["Programmiersprache", "Compiler"]}})
+    result = RelevanceModel(topic, DocumentFrequencies()).score_html(
+        html("de", "Sprachen", [text] * 3), method="e1")
+    assert "Programmiersprache" in result.matched, result.matched

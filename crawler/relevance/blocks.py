@@ -222,11 +222,29 @@ def align_main_text(doc: Document, main_text: str,
     return mask, min(1.0, best[0] / max(1, solid))
 
 
+def _joined(doc: Document, nodes: list[int], collapsed: list[str]) -> str:
+    """The text of a block's text ``nodes``, as the page shows it: a space between two nodes
+    where the page has one, or a line or cell break, none inside a word that markup splits
+    (``Programmier<wbr>sprache``, ``<em>Programmier</em>sprache``, a drop cap
+    ``<span>T</span>he``: these read "Programmier sprache" and "T he" before 2026-12-02)."""
+    if len(nodes) < 2:
+        return collapsed[nodes[0]] if nodes else ""
+    texts, line, cell = doc.texts, doc.line, doc.cell
+    out = [collapsed[nodes[0]]]
+    for a, b in zip(nodes, nodes[1:]):
+        if line[a] != line[b] or cell[a] != cell[b] or texts[a][-1:].isspace() \
+                or texts[b][:1].isspace():
+            out.append(" ")
+        out.append(collapsed[b])
+    return "".join(out)
+
+
 def _title_text(doc: Document, title_nodes: list[int], collapsed: list[str]) -> str:
-    text = " ".join(collapsed[i] for i in title_nodes)
+    text = _joined(doc, title_nodes, collapsed)
     h1 = doc.find("h1")
     if h1 >= 0:
-        h1_text = " ".join(collapsed[i] for i in range(h1, int(doc.end[h1])) if doc.kind[i] == TEXT)
+        h1_text = _joined(doc, [i for i in range(h1, int(doc.end[h1])) if doc.kind[i] == TEXT],
+                          collapsed)
         if h1_text and h1_text.lower() in text.lower():
             return h1_text
     return text
@@ -322,7 +340,7 @@ def tag_blocks(doc: Document, main_text: str | None = None, *,
         if btype == "title" and name == "title":
             content = _title_text(doc, nodes, collapsed)
         else:
-            content = " ".join([collapsed[i] for i in nodes])
+            content = _joined(doc, nodes, collapsed)
         attrs = {}
         if el is not None:
             for a in ("id", "class", "role"):
