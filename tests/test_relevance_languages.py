@@ -375,3 +375,22 @@ def test_markup_inside_a_word_does_not_split_it(markup):
     result = RelevanceModel(topic, DocumentFrequencies()).score_html(
         html("de", "Sprachen", [text] * 3), method="e1")
     assert "Programmiersprache" in result.matched, result.matched
+
+
+@pytest.mark.parametrize("lang, term, synonym, text", [
+    ("pt", "sistema de arquivos", None, "Os sistemas de arquivos guardam os dados no disco."),
+    ("fr", "force de gravité", None, "Les forces de gravité attirent les planètes."),
+    ("pt", "astronomia", "sistema planetário", "Os sistemas planetários giram em órbitas."),
+    ("fr", "physique", "force", "Les forces agissent sur les corps en mouvement."),
+])
+def test_stop_listed_words_of_phrases_and_variants_meet_inflected_pages(lang, term, synonym,
+                                                                         text):
+    """Found by a review: "Sistema Solar" met "sistemas solares", but a phrase holding a
+    function word as well (sistema *de* arquivos) or a synonym's variant met only the
+    uninflected form."""
+    data = {"name": "t", "languages": [lang], "features": {"terms": [term]}}
+    if synonym:
+        data["synonyms"] = {term: [synonym]}
+    model = RelevanceModel(topic_from_dict(data), DocumentFrequencies())
+    result = model.score_html(html(lang, text[:20], [text] * 3), method="e1")
+    assert result.relevant and term in result.matched, (result.score, result.matched)

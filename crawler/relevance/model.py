@@ -51,7 +51,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain, repeat
+from itertools import chain, combinations, repeat
 from operator import add, mul
 from typing import Any
 
@@ -100,6 +100,7 @@ READINGS = ("R1", "R2")
 SIMILARITIES = ("hellinger", "projection", "cosine")
 NORMALISATIONS = ("type", "page")
 CONCEPT_MEMO_MAX = 1 << 18   # texts whose concept hits a topic vector remembers
+MAX_UNMARKED = 4     # [ours] stop-listed words of a term read either way (2**4 variants)
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,8 @@ def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | Non
     Its keys are those of pages in ``language`` (:func:`~.tokenize.lexicon`: stop words and
     stemmer).  A term holding a word of that language's stop list (French *force*, Portuguese
     *Sistema Solar*) keeps it as a marked key, and the word's stem is a variant of it
-    (*sistemas solares* is a variant of *Sistema Solar*)."""
+    (*sistemas solares* is a variant of *Sistema Solar*), each such word either way (*sistemas
+    de arquivos*: *sistema* stemmed, *de* kept), in synonyms' variants too."""
     lex = lexicon(language)
     language = lex.code
     cw = {c: 1.0 for c in CATEGORIES}
@@ -187,11 +189,19 @@ def build_topic_vector(topic: Topic, category_weights: Mapping[str, float] | Non
                 vkey = phrase_key(toks)
                 if vkey != ckey:
                     template.setdefault(vkey, ckey)
-    for toks, key in unmarked:          # (a content word of the stop list, as pages stem it)
-        plain = tuple(lex.stem(t[1:]) if t.startswith(STOP_MARK) else t for t in toks)
-        if len(plain) > 1:
-            phrases.append(plain)
-        template.setdefault(phrase_key(plain), key)
+                    if STOP_MARK in vkey:
+                        unmarked.append((toks, ckey))
+    for toks, key in unmarked:
+        # a stop-listed word of a term may be a content word, as pages stem it when inflected
+        # (sistemas de arquivos, forces de gravité), or the function word it is (de): every
+        # choice of them, at most MAX_UNMARKED of a term's
+        marked = [i for i, t in enumerate(toks) if t.startswith(STOP_MARK)][:MAX_UNMARKED]
+        for n in range(1, len(marked) + 1):
+            for chosen in combinations(marked, n):
+                plain = tuple(lex.stem(t[1:]) if i in chosen else t for i, t in enumerate(toks))
+                if len(plain) > 1:
+                    phrases.append(plain)
+                template.setdefault(phrase_key(plain), key)
     for key, (cat, lab) in (extra or {}).items():
         if key not in weights and key not in template:
             weights[key], category[key], label[key] = float(cw.get(cat, 1.0)), cat, lab
