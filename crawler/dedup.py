@@ -55,10 +55,15 @@ FORMAT_VERSION = 3
 SHINGLE = 5
 CANDIDATE_JACCARD = 0.6     # the LSH's own threshold: 10 bands of 6 rows at 64 permutations
 
-_HAN = re.compile(r"[\u4e00-\u9fff]")
+# characters of scripts written without spaces between words: Han, kana, Thai, Lao, Burmese,
+# Khmer (a Japanese sentence is one \w+ run)
+_SPACELESS = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]")
 _WORDS = re.compile(r"\w+")
-# a Han character, or a run of other word characters (a word, a number)
-_PATTERN_UNITS = re.compile(r"[\u4e00-\u9fff]|[^\W\u4e00-\u9fff]+")
+# a Han character, a run of kana, or a run of other word characters (a word, a number; "X100"
+# is a word: another product); kana before a number (アクセス1234) is its own unit, so that
+# the number can change
+_PATTERN_UNITS = re.compile(
+    r"[\u4e00-\u9fff]|[\u3040-\u30ff]+|[^\W\u4e00-\u9fff\u3040-\u30ff]+")
 
 PATTERN_MAX_UNITS = 400         # longer texts are the shingles' job
 PATTERN_MAX_CHANGED = 6         # differing numbers (e.g. a date and a time: 5)
@@ -80,10 +85,14 @@ def text_sha1(text: str) -> str:
 
 
 def _units(text: str) -> tuple[list[str], bool]:
-    """The shingled units of ``text`` (lower-cased words, or non-space characters of a Chinese
-    text) and whether they are characters."""
+    """The shingled units of ``text`` (lower-cased words, or the non-space characters of a
+    text mostly in a script written without spaces: Chinese, Japanese, Thai...) and whether
+    they are characters.  (Before 2026-12-02 only Han counted: a Japanese article, mostly
+    kana, was shingled by whole sentences, and a changed year made it no duplicate.)"""
     text = text.lower()
-    if len(_HAN.findall(text[:2000])) > 200:
+    head = text[:2000]
+    spaceless = len(_SPACELESS.findall(head))
+    if spaceless > min(200, 0.3 * (len(head) - head.count(" "))):
         return list("".join(text.split())), True
     return _WORDS.findall(text), False
 

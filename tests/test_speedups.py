@@ -506,3 +506,21 @@ def test_copyright_prefilter_knows_every_case_equivalent_of_this_python():
     odd = {chr(cp) for cp in range(0x110000) if not 0xD800 <= cp < 0xE000
            and cls.fullmatch(chr(cp)) and chr(cp).lower() not in letters}
     assert odd == set(_COPYRIGHT_ODD)
+
+
+def test_japanese_copies_are_near_duplicates():
+    """Found by a review: a Japanese text, mostly kana, was shingled by whole sentences (one
+    \\w+ run each), so a changed year or an added footer made it no duplicate; and kana glued
+    to a number (アクセス1234) hid the number from the short-text rule."""
+    index = DuplicateIndex()
+    notice = "当サイトは毎日のニュースをお届けします。お問い合わせはメールでどうぞ。本日のアクセス1234"
+    index.add("http://a/notice", notice)
+    assert index.check("http://a/n2", notice.replace("1234", "1299"))[:2] == \
+        ("near", "http://a/notice")
+    article = ("日本の研究者たちは、新しいプログラミング言語の性能を比較する実験を行いました。"
+               "その結果、コンパイラの最適化が大きな違いを生むことがわかりました。"
+               "この研究は1993年に始まり、多くの大学が参加しています。") * 3 \
+        + "最後に、研究チームは来年も実験を続ける予定だと述べました。"
+    index.add("http://a/article", article)
+    for copy in (article.replace("1993年", "2099年"), article + "このページの先頭へ戻る。"):
+        assert index.check("http://a/copy", copy)[:2] == ("near", "http://a/article")
