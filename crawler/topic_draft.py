@@ -72,7 +72,7 @@ from .relevance.tokenize import (
     term_tokens,
     tokenize,
 )
-from .relevance.topic import Topic, topic_from_dict
+from .relevance.topic import Topic, TopicError, topic_from_dict
 
 RECALL = 0.75          # of the positive examples the ``recall`` threshold rule keeps
 MIN_SHARE = 0.1         # of the positive examples a candidate must be on
@@ -539,7 +539,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         d = draft(args.name, positives, negatives, n_terms=args.terms,
                   n_subjects=args.subjects, folds=args.folds,
                   threshold_rule=args.threshold_rule, description=args.description)
-    except DraftError as err:
+    except (DraftError, TopicError) as err:     # (TopicError: a name no topic file takes)
         print(f"topic_draft: {err}", file=sys.stderr)
         return 2
     text = to_toml(d)

@@ -394,3 +394,21 @@ def test_stop_listed_words_of_phrases_and_variants_meet_inflected_pages(lang, te
     model = RelevanceModel(topic_from_dict(data), DocumentFrequencies())
     result = model.score_html(html(lang, text[:20], [text] * 3), method="e1")
     assert result.relevant and term in result.matched, (result.score, result.matched)
+
+
+def test_a_candidates_file_whose_empty_language_an_editor_trimmed_loads(tmp_path):
+    """Found by a review: an editor that trims trailing whitespace takes the empty language
+    field (English) of every row, and the file failed to load with "expected 8 columns"."""
+    from crawler.relevance import FeatureLibrary
+
+    (tmp_path / "candidates.tsv").write_text(
+        "term\tkey\tweight\tsupport\tcategory\tstatus\tround\tlanguage\n"
+        "Gift\tgift\t0.5\t3\tterms\taccepted\t1\n"
+        "Gift\tgift\t0.5\t3\tterms\taccepted\t1\tde\n", encoding="utf-8")
+    library = FeatureLibrary.load(tmp_path)
+    assert library.candidates["gift"].language == "de"      # the later row wins, as before
+    (tmp_path / "candidates.tsv").write_text(
+        "term\tkey\tweight\tsupport\tcategory\tstatus\tround\tlanguage\n"
+        "Gift\tgift\t0.5\t3\tterms\taccepted\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="line 2: expected 8 columns .*got 6"):
+        FeatureLibrary.load(tmp_path)

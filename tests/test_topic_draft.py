@@ -127,6 +127,9 @@ def test_command_line_fetches_examples_over_loopback(demo, tmp_path, monkeypatch
         assert main(["--name", "energy", "--positive", *on, "--negative", *off,
                      "-o", str(nowhere)]) == 2
         assert f"topic_draft: cannot write {nowhere}: No such file" in capsys.readouterr().err
+        # a name no topic file takes: a message, not a traceback (found by a review)
+        assert main(["--name", "a\nb", "--positive", *on, "--negative", *off]) == 2
+        assert "topic_draft: " in capsys.readouterr().err
     assert "skipped http://www.sunwind.test/missing: cannot read it (HTTP Error 404" in err
     assert f"wrote {out}" in err
     topic = load_topic(out)

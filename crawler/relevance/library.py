@@ -305,8 +305,11 @@ def _candidates(path, rows) -> dict[str, Candidate]:
     for line, row in enumerate(rows, start=2):
         if not row or not "".join(row).strip():
             continue
+        if len(row) == len(columns) - 1 and columns == COLUMNS:
+            row = [*row, ""]    # (an editor that trims trailing tabs took an empty language)
         if len(row) != len(columns):
-            raise ValueError(f"{path}: line {line}: expected {len(columns)} columns")
+            raise ValueError(f"{path}: line {line}: expected {len(columns)} columns "
+                             f"({', '.join(columns)}), got {len(row)}")
         rec = dict(zip(columns, (x.strip() for x in row)))
         if rec["status"] not in STATUSES:
             raise ValueError(f"{path}: line {line}: status {rec['status']!r} is not "
