@@ -7,7 +7,8 @@ import unicodedata
 import pytest
 
 from crawler.relevance import DocumentFrequencies, RelevanceModel
-from crawler.relevance.tokenize import ENGLISH, is_stop_key, lexicon, term_tokens, tokenize
+from crawler.relevance.tokenize import (ENGLISH, is_stop_key, lexicon, term_tokens, tokenize,
+                                        tokenize_surface)
 from crawler.relevance.topic import topic_from_dict
 from extraction import parse
 
@@ -126,6 +127,8 @@ def test_thai_and_lao_are_segmented_into_words():
     assert not {"เป็น", "ที่", "ของ"} & set(keys)               # stop words
     # SARA AM, which NFKC splits in two, is read whole by the dictionary: คำสั่ง is one word
     assert term_tokens("คำสั่ง", "th") == (unicodedata.normalize("NFKC", "คำสั่ง"),)
+    # ... and shown as written (learnt terms, drafts), not in NFKC's two parts
+    assert tokenize_surface("คำสั่งของโปรแกรม", "th")[0][1] == "คำสั่ง"
     # the keys of a page do not depend on the topic terms met before (a first version gave
     # one-word terms found inside longer words: one topic's terms changed another's scores)
     before = tokenize("ไมโครคอมพิวเตอร์ การเมือง ตามคำสั่ง", language="th")

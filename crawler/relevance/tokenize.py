@@ -568,7 +568,12 @@ class Lexicon:
         keys = self.keys[unit]
         if len(keys) == 1:
             key = keys[0]
-            return ((key, unit if key == unit else unit.lower()),)
+            surface = unit if key == unit else unit.lower()
+            if "\u0e4d\u0e32" in surface or "\u0ecd\u0eb2" in surface:
+                # (Thai and Lao SARA AM as written, not in the two parts NFKC splits it into)
+                surface = surface.replace("\u0e4d\u0e32", "\u0e33").replace("\u0ecd\u0eb2",
+                                                                          "\u0eb3")
+            return ((key, surface),)
         return tuple((k, k) for k in keys)
 
     def keys_of(self, units: list[str]) -> list[str]:
