@@ -122,7 +122,16 @@ def canonical(url: str) -> str:
         protected = urlunsplit(parts._replace(path=parts.path.replace("%", "%25")))
         canon = canonicalize_url(protected, keep_fragments=False)
         parts = urlsplit(canon)
-        canon = urlunsplit(parts._replace(path=_escaped_path(parts.path.replace("%25", "%"))))
+        path = _escaped_path(parts.path.replace("%25", "%"))
+        if "/." in path:        # ("%2e%2e" decoded: its dot segments resolved, RFC 3986 6.2.2.3)
+            path = _remove_dot_segments(path)
+        canon = urlunsplit(parts._replace(path=path))
+    parts = urlsplit(canon)
+    if parts.hostname and parts.hostname.endswith("."):
+        # a fully qualified name's root dot: the same host (a.test. is a.test), not another
+        host = parts.netloc.rpartition("@")[2]
+        canon = urlunsplit(parts._replace(netloc=parts.netloc[:len(parts.netloc) - len(host)]
+                                          + host.replace(".:", ":").rstrip(".")))
     parts = urlsplit(canon)
     if parts.query:
         # w3lib form-encodes the query's reserved characters (?story=24/11/20 becomes

@@ -175,3 +175,14 @@ def test_a_page_of_many_links_gives_the_first_ones_only():
     assert len(links) == MAX_LINKS_PER_PAGE == 5000
     assert links[-1].url == "http://a.test/item/4999" and links[-1].count == 2
     assert len(extract_links(doc, "http://a.test/", limit=None)) == 6000
+
+
+def test_escaped_dot_segments_and_a_root_dot_host_are_one_url():
+    """Found by a review: /x/%2e%2e/y kept its dot segment (w3lib resolves them before the
+    escapes are decoded) and a.test. was another host than a.test (scope, page caps)."""
+    for url in ("http://a.test/x/%2e%2e/y", "http://a.test/x/%2E%2E/y", "http://a.test/x/.%2e/y",
+                "http://a.test./y", "http://A.TEST./x/../y"):
+        assert canonical(url) == "http://a.test/y", url
+    assert canonical("http://a.test.:8080/x") == "http://a.test:8080/x"
+    assert canonical("http://a.test/a%2F..%2Fb") == "http://a.test/a%2F..%2Fb"  # no separator
+    assert canonical("http://a.test/.well-known/x%20y") == "http://a.test/.well-known/x%20y"
