@@ -58,7 +58,11 @@ def _crawl(tmp_path, topic, **settings):
     ({"BACKOFF_HTTP_CODES": "429,soon"}, "BACKOFF_HTTP_CODES: expected HTTP status codes"),
     # Scrapy's own, read by the spider too (found by a review: a bare "invalid literal")
     ({"RETRY_HTTP_CODES": "500,soon"}, "RETRY_HTTP_CODES: expected HTTP status codes"),
-    ({"DOWNLOAD_MAXSIZE": "big"}, "DOWNLOAD_MAXSIZE: expected a whole number >= 0")])
+    ({"DOWNLOAD_MAXSIZE": "big"}, "DOWNLOAD_MAXSIZE: expected a whole number >= 0"),
+    # Scrapy's own number settings (found by a review: "could not convert string to float")
+    ({"DOWNLOAD_DELAY": "abc"}, "DOWNLOAD_DELAY: expected a number >= 0, got 'abc'"),
+    ({"CLOSESPIDER_PAGECOUNT": "abc"}, "CLOSESPIDER_PAGECOUNT: expected a whole number >= 0"),
+    ({"CONCURRENT_REQUESTS": "0"}, "CONCURRENT_REQUESTS: expected a whole number >= 1")])
 def test_a_bad_setting_stops_the_crawl_in_one_line_without_a_traceback(tmp_path, setting,
                                                                        message):
     result = _crawl(tmp_path, TOPIC, **setting)

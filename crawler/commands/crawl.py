@@ -17,9 +17,30 @@ from scrapy.exceptions import UsageError
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
+from ..setting_values import number_setting
+
 log = logging.getLogger(__name__)
 
 SETUP_ERRORS = (ValueError, OSError)
+# Scrapy's own number settings, checked before Scrapy reads them: Scrapy's own error names no
+# setting ("could not convert string to float: 'abc'"); (name, whole number, minimum)
+SCRAPY_NUMBERS = (
+    ("DOWNLOAD_DELAY", False, 0), ("DOWNLOAD_TIMEOUT", False, 0),
+    ("CONCURRENT_REQUESTS", True, 1), ("CONCURRENT_REQUESTS_PER_DOMAIN", True, 1),
+    ("CONCURRENT_REQUESTS_PER_IP", True, 0), ("DEPTH_LIMIT", True, 0),
+    ("CLOSESPIDER_PAGECOUNT", True, 0), ("CLOSESPIDER_ITEMCOUNT", True, 0),
+    ("CLOSESPIDER_ERRORCOUNT", True, 0), ("CLOSESPIDER_TIMEOUT", False, 0),
+    ("RETRY_TIMES", True, 0), ("REDIRECT_MAX_TIMES", True, 0),
+    ("AUTOTHROTTLE_START_DELAY", False, 0), ("AUTOTHROTTLE_MAX_DELAY", False, 0),
+    ("AUTOTHROTTLE_TARGET_CONCURRENCY", False, 0),
+)
+
+
+def check_scrapy_numbers(settings) -> None:
+    """``ValueError`` naming the first of :data:`SCRAPY_NUMBERS` that is no number in its
+    range."""
+    for name, integer, minimum in SCRAPY_NUMBERS:
+        number_setting(settings, name, 0, integer=integer, minimum=minimum)
 
 
 def report_setup_error(error: BaseException) -> bool:
@@ -38,6 +59,12 @@ class Command(ScrapyCrawl):
         if len(args) > 1:
             raise UsageError("running 'scrapy crawl' with more than one spider is not supported")
         assert self.crawler_process
+        try:
+            check_scrapy_numbers(self.settings)
+        except ValueError as error:
+            report_setup_error(error)
+            self.exitcode = 1
+            return
         started = self.crawler_process.crawl(self._create_crawler(args[0]), **opts.spargs)
         if isinstance(started, asyncio.Future):
             started.add_done_callback(_retrieve_setup_error)
