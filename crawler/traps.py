@@ -4,16 +4,16 @@
   dropped (``/events/2006/05/17/`` -> ``/events/#/#/#/``).  Calendars, endless pagination and
   numbered archives share one template; once a template has been fetched ``min_samples`` times
   its link factor follows its yield of accepted pages against the rest of the crawl's, so a
-  template that yields nothing
-  fades out while a productive one (``/article/#``) keeps full weight.
+  template that yields nothing fades out while a productive one (``/article/#``) keeps full
+  weight.
   A URL with a query also counts for its path's family of queries (:func:`families`), and its
   factor is the lower of the two: a shop's facets, one template per set of keys, are one trap.
   A template whose last ``refuse_after`` or more fetches in a row yielded nothing is refused
   (factor 0, its queued links dropped at the head of the queue) when such a run of misses has
   probability below ``refuse_p`` at the acceptance rate of the rest of the crawl [ours]: the
   far ends of an endless calendar or pagination then stop taking whatever budget the crawl
-  has left, after the productive months or pages at their start.  The refusal lasts ``retry_after``
-  fetches of the crawl; then the template is on probation (its run set to half of
+  has left, after the productive months or pages at their start.  The refusal lasts
+  ``retry_after`` fetches of the crawl; then the template is on probation (its run set to half of
   ``refuse_after``), so a family of URLs that held the topic after all (numbered articles of a
   general site) can come back through links found meanwhile.  The runs are not saved: a new
   run gives every template a fresh start (today's page 1 of a listing is worth a look).
