@@ -232,7 +232,7 @@ class SimulatedCrawl:
         row.update(relevance=relevance.score, on_topic=on_topic, accepted=accepted)
         links = []
         if "nofollow" not in robots and not state.echoes.repeats(
-                final, f"{extraction.title}\n{extraction.text}"):     # as the spider does
+                final, extraction.title, extraction.text):      # as the spider does
             links = [link for link in extract_links(doc, final, extraction.nodes)
                      if not link.nofollow]
         if links:

@@ -69,10 +69,9 @@ from .relevance.tokenize import (
     has_han,
     is_stop_key,
     lexicon,
-    term_tokens,
     tokenize,
 )
-from .relevance.topic import Topic, TopicError, topic_from_dict
+from .relevance.topic import Topic, TopicError, gives_key, topic_from_dict
 
 RECALL = 0.75          # of the positive examples the ``recall`` threshold rule keeps
 MIN_SHARE = 0.1         # of the positive examples a candidate must be on
@@ -427,7 +426,7 @@ def draft(name: str, positives: Sequence[Example], negatives: Sequence[Example],
 
     def ranked(pos_pages: Sequence[dict], neg_pages: Sequence[dict]) -> list[Candidate]:
         return [c for c in rank_candidates(pos_pages, neg_pages)
-                if any(term_tokens(c.surface, lang) for lang in languages or (None,))]
+                if gives_key(c.surface, languages)]
 
     subjects, terms = select(ranked(pos, neg), n_terms, n_subjects)
     out = Draft({}, subjects, terms, counts=(len(positives), len(negatives)))

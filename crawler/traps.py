@@ -105,9 +105,10 @@ class EchoPages:
         self.max_pages = max_pages
         self.first: dict[bytes, str] = {}      # digest of host and text -> first URL
 
-    def repeats(self, url: str, text: str) -> bool:
-        """Whether ``url``'s ``text`` (title and main text) is an earlier page's of its host
-        (the same URL fetched again is no repeat)."""
+    def repeats(self, url: str, title: str | None, main_text: str) -> bool:
+        """Whether the page at ``url`` repeats the title and main text of an earlier page of
+        its host (the same URL fetched again is no repeat)."""
+        text = f"{title}\n{main_text}"
         if len(text) < ECHO_MIN_CHARS:
             return False
         key = hashlib.blake2b(f"{urlsplit(url).hostname}\n{text}".encode("utf-8", "replace"),

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
+from w3lib.encoding import read_bom
 from warcio.archiveiterator import ArchiveIterator
 from warcio.bufferedreaders import BufferedReader, ChunkedDataReader
 from warcio.exceptions import ArchiveLoadFailed
@@ -126,14 +127,10 @@ def _html_type(content_type: str | None, body_start: bytes) -> bool:
     if content_type:
         ctype = content_type.lower()
         return "html" in ctype
-    for bom in _BOMS:           # (a UTF-16 body: its ASCII bytes between NULs)
-        if body_start.startswith(bom):
-            body_start = body_start[len(bom):].replace(b"\x00", b"")
-            break
+    _, bom = read_bom(body_start)
+    if bom:                     # (a UTF-16 body: its ASCII bytes between NULs)
+        body_start = body_start[len(bom):].replace(b"\x00", b"")
     return body_start.lstrip()[:1] == b"<"
-
-
-_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe", b"\xfe\xff")
 
 
 class WarcPages:

@@ -248,13 +248,13 @@ def test_the_links_of_a_page_repeating_another_are_not_followed():
     from crawler.traps import EchoPages
 
     echoes = EchoPages()
-    soft = "Page not found\nSorry, this page does not exist. Try our sections."
-    assert not echoes.repeats("http://a.test/soft/", soft)
-    assert echoes.repeats("http://a.test/soft/blog/", soft)          # the same page again
-    assert not echoes.repeats("http://a.test/soft/", soft)           # itself, fetched again
-    assert not echoes.repeats("http://b.test/soft/", soft)           # another host
-    assert not echoes.repeats("http://a.test/img/1", "Photo") and \
-        not echoes.repeats("http://a.test/img/2", "Photo")           # too short to compare
+    soft = ("Page not found", "Sorry, this page does not exist. Try our sections.")
+    assert not echoes.repeats("http://a.test/soft/", *soft)
+    assert echoes.repeats("http://a.test/soft/blog/", *soft)         # the same page again
+    assert not echoes.repeats("http://a.test/soft/", *soft)          # itself, fetched again
+    assert not echoes.repeats("http://b.test/soft/", *soft)          # another host
+    assert not echoes.repeats("http://a.test/img/1", None, "Photo") and \
+        not echoes.repeats("http://a.test/img/2", None, "Photo")     # too short to compare
 
 
 def test_shards_are_published_atomically_and_recovered(tmp_path):

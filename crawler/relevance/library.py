@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .frequencies import atomic_write_text
-from .tokenize import lexicon
+from .tokenize import base_code, lexicon
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import PageTerms, Relevance, TopicVector
@@ -316,8 +316,7 @@ def _candidates(path, rows) -> dict[str, Candidate]:
                              f"one of {', '.join(STATUSES)}")
         language = rec.get("language", "")
         code = lexicon(language).code or "" if language else ""
-        if language and not code and language.replace("_", "-").split("-")[0].lower() \
-                not in ("en", "zh"):
+        if language and not code and base_code(language) not in ("en", "zh"):
             raise ValueError(f"{path}: line {line}: language {language!r} is not a language "
                              "code the relevance model reads by its own rules (empty: English)")
         try:

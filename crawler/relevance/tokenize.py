@@ -464,6 +464,11 @@ class SpacelessScript:
         words; the marks that repeat or abbreviate a word left out."""
         return _script_units(text, self.run, self.words)
 
+    def written(self, text: str) -> str:
+        """``text`` with SARA AM as written (a surface shown to users)."""
+        return text.replace(self.decomposed_am, self.am) if self.decomposed_am in text \
+            else text
+
     def words(self, run: str) -> Iterable[str]:
         am, nfkc = self.am, self.decomposed_am
         for word in self._segment(run.replace(nfkc, am)):
@@ -569,10 +574,8 @@ class Lexicon:
         if len(keys) == 1:
             key = keys[0]
             surface = unit if key == unit else unit.lower()
-            if "\u0e4d\u0e32" in surface or "\u0ecd\u0eb2" in surface:
-                # (Thai and Lao SARA AM as written, not in the two parts NFKC splits it into)
-                surface = surface.replace("\u0e4d\u0e32", "\u0e33").replace("\u0ecd\u0eb2",
-                                                                          "\u0eb3")
+            for script in SPACELESS.values():   # (SARA AM as written, not NFKC's two parts)
+                surface = script.written(surface)
             return ((key, surface),)
         return tuple((k, k) for k in keys)
 
@@ -637,15 +640,21 @@ _BY_NAME: dict[str | None, Lexicon] = {None: ENGLISH, "en": ENGLISH}    # code a
 _LEX_LOCK = threading.Lock()
 
 
+def base_code(language: str | None) -> str:
+    """A language tag's language as the lexicons read it (``pt-BR``, ``de_DE``: ``pt``,
+    ``de``; Norwegian ``nb`` and ``nn``: ``no``); ``""`` for None."""
+    code = (language or "").replace("_", "-").split("-")[0].strip().lower()
+    return _SAME.get(code, code)
+
+
 def same_language(code: str | None, codes: Iterable[str]) -> bool:
     """Whether language ``code`` is one of ``codes``, as the lexicons read them: Norwegian
     ``no``, ``nb`` and ``nn`` are one language (most Norwegian sites declare ``nb-NO``, a
     detector says ``no``)."""
     if code is None:
         return False
-    base = code.replace("_", "-").split("-")[0].lower()
-    base = _SAME.get(base, base)
-    return any(_SAME.get(c, c) == base for c in codes)
+    base = base_code(code)
+    return any(base_code(c) == base for c in codes)
 
 
 def lexicon(language: str | None) -> Lexicon:
@@ -656,8 +665,7 @@ def lexicon(language: str | None) -> Lexicon:
     lex = _BY_NAME.get(language)
     if lex is not None:
         return lex
-    code = (language or "").replace("_", "-").split("-")[0].strip().lower()
-    code = _SAME.get(code, code)
+    code = base_code(language)
     if code in ("", "en", "zh"):
         lex = ENGLISH
     else:

@@ -21,7 +21,7 @@ and the problem.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,10 +86,15 @@ def _string_list(path: str, key: str, value: Any, *, allow_empty: bool = True) -
     return tuple(out)
 
 
+def gives_key(term: str, languages: Sequence[str]) -> bool:
+    """Whether ``term`` gives a key in one of ``languages`` (English when none): "SO"
+    (sistema operativo) is a Spanish term, not the English stop word."""
+    return any(term_tokens(term, lang) for lang in languages or (None,))
+
+
 def _indexable(path: str, key: str, term: str, languages: tuple[str, ...]) -> None:
-    """A term must give a key in one of the topic's languages (English when it names none):
-    "SO" (sistema operativo) is a Spanish term, not the English stop word."""
-    if not any(term_tokens(term, lang) for lang in languages or (None,)):
+    """A term must give a key in one of the topic's languages (:func:`gives_key`)."""
+    if not gives_key(term, languages):
         raise _fail(path, key, f"term {term!r} has no indexable word (only stop words, "
                                "numbers or single letters)")
 

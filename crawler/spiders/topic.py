@@ -487,8 +487,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             return []
         extraction = item.extraction
         if extraction is not None and self.strategy == "focused" \
-                and self.crawl_state.echoes.repeats(
-                    response.url, f"{extraction.title}\n{extraction.text}"):
+                and self.crawl_state.echoes.repeats(response.url, extraction.title,
+                                                    extraction.text):
             self.crawler.stats.inc_value("links/echo_pages")    # (crawler/traps.py)
             return []
         nodes = extraction.nodes if extraction is not None else None
