@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 OURS = ("auto", "e1", "e2", "e2-trained", "e3", "e4", "e5", "e6")
 REFERENCES = ("trafilatura", "readability", "resiliparse")
+UNSEEN = ROOT / "bench" / "extraction_unseen"
 
 
 def _tool(name: str):
@@ -78,6 +79,13 @@ def _pages(sets: list[str], quick: int | None):
         out[name] = [(p.id, p.html(), p.url, [s.read_bytes() for s in p.siblings[:1]], p.gold)
                      for p in ds.pages]
     return out
+
+
+def _expand(name: str) -> list[str]:
+    """'unseen' is every page folder of bench/extraction_unseen; any other name is itself."""
+    if name != "unseen":
+        return [name]
+    return sorted(str(d) for d in UNSEEN.iterdir() if (d / "gold.jsonl").is_file())
 
 
 def _worker(tool: str, sets: list[str], quick: int | None, queue) -> None:
@@ -171,20 +179,22 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tools", default=",".join(OURS + REFERENCES))
-    ap.add_argument("--sets", default=",".join(EVAL_SETS))
+    ap.add_argument("--sets", default=",".join(EVAL_SETS),
+                    help="set names of shared/extraction, folders holding a gold.jsonl, or "
+                         "'unseen' for every folder of bench/extraction_unseen")
     ap.add_argument("--quick", type=int, default=None, help="only the first N pages of a set")
     ap.add_argument("--no-pathological", action="store_true")
     ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "extraction.json"))
     args = ap.parse_args(argv)
     tools = [t for t in args.tools.split(",") if t]
-    sets = [s for s in args.sets.split(",") if s]
+    sets = [folder for s in args.sets.split(",") if s for folder in _expand(s)]
     results = {}
     baseline = _in_process(_worker, "lxml", sets, args.quick)
     for tool in tools:
         print(f"running {tool} ...", file=sys.stderr, flush=True)
         results[tool] = _in_process(_worker, tool, sets, args.quick)
 
-    header = "| tool | " + " | ".join(sets) + " | mean F1 | full-text mean F1 | pages/s | " \
+    header = "| tool | " + " | ".join(Path(s).name for s in sets) + " | mean F1 | full-text mean F1 | pages/s | " \
              "time / lxml parse |"
     lines = [header, "|" + "---|" * (len(sets) + 5)]
     total_pages = sum(baseline[s]["pages"] for s in sets)

@@ -79,11 +79,17 @@ def half_of(page_id: str, url: str | None) -> str:
 
 
 def load(name: str, limit: int | None = None) -> Dataset:
-    """A dataset folder, or the half ``"<set>:train"`` / ``"<set>:dev"`` of a HALVED_SETS set."""
-    name, _, half = name.partition(":")
-    folder = extraction_dir() / name
+    """A dataset of ``shared/extraction`` by name, the half ``"<set>:train"`` / ``"<set>:dev"``
+    of a HALVED_SETS set, or any folder in the same format given by its path (one holding
+    ``gold.jsonl``, e.g. ``bench/extraction_unseen/zh``)."""
+    if os.sep in name or "/" in name:
+        folder, half = Path(name), ""
+        name = folder.name
+    else:
+        name, _, half = name.partition(":")
+        folder = extraction_dir() / name
     if not (folder / "gold.jsonl").is_file():
-        raise FileNotFoundError(f"dataset {name!r} not found under {extraction_dir()}")
+        raise FileNotFoundError(f"dataset {name!r} not found: no gold.jsonl in {folder}")
     siblings: dict[str, list[Path]] = {}
     sib_index = folder / "siblings.jsonl"
     if sib_index.is_file():

@@ -33,6 +33,9 @@ BLOCK_LEVEL = frozenset(
     "xmp listing".split()
 )
 CELL_LEVEL = frozenset(("td", "th"))
+# Elements whose texts are separate items on one line: a space between them in the text
+# (table cells; a list's options, "January February", not "JanuaryFebruary").
+WORD_SEPARATED = CELL_LEVEL | frozenset(("option", "optgroup"))
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _XML_DECL = re.compile(r"<\?xml[^>]*\?>", re.I)
@@ -73,7 +76,7 @@ class Document:
     end: np.ndarray           # exclusive end of the subtree interval
     depth: np.ndarray
     line: np.ndarray          # output line counter at the node (block boundaries, <br>)
-    cell: np.ndarray          # table-cell counter at the node
+    cell: np.ndarray          # counter of WORD_SEPARATED elements (cells, options) at the node
     elements: list            # lxml element per node (None for text nodes)
     texts: list               # raw text per node ("" for elements)
     tlen: np.ndarray          # own text length after whitespace collapse (text nodes)
@@ -165,7 +168,8 @@ class Document:
     def text_of(self, keep: np.ndarray | None = None, nodes: Sequence[int] | None = None) -> str:
         """Text of the kept text nodes (a mask) or of the subtrees of ``nodes``, in order.
 
-        Lines break at block-level elements and ``<br>``; cells are separated by a space.
+        Lines break at block-level elements and ``<br>``; cells and options are separated by a
+        space.
         """
         if keep is None:
             keep = np.zeros(self.size, dtype=bool)
@@ -651,7 +655,7 @@ except (ImportError, ValueError):
 def _build(root: etree._Element, encoding: str | None, url: str | None) -> Document:
     # The walk is the per-page cost floor of every method: compiled when built.
     rows, elements, texts, names, hints, counts = _walk(root, _TAG_CODES, tag_code, BLOCK_LEVEL,
-                                                        CELL_LEVEL, CHAR_CLASSES)
+                                                        WORD_SEPARATED, CHAR_CLASSES)
     table = np.frombuffer(rows, dtype=np.int32).reshape(-1, 8)
     is_text = table[:, 0] == TEXT
     if counts is None:

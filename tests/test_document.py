@@ -35,6 +35,19 @@ def test_text_output_breaks_lines_at_blocks_and_br():
     assert doc.text_of(doc.kind == TEXT) == "one two\nthree\nfour\nx y"
 
 
+@pytest.mark.parametrize("walk", ["compiled", "python"])
+def test_a_lists_options_are_separate_words(walk, monkeypatch):
+    """``<option>`` texts glued ("JanuaryFebruary") in every method's text and in the
+    tag-block model of relevance: nothing separates them on the page but the element."""
+    from extraction import document
+
+    if walk == "python":
+        monkeypatch.setattr(document, "_walk", document._walk_python)
+    doc = document.parse("<body><p>Month: <select><option>January</option><option>February"
+                         "</option><optgroup label=x><option>March</select> ok</p></body>")
+    assert doc.text_of(doc.kind == TEXT) == "Month: January February March ok"
+
+
 def test_cjk_text_is_not_split_by_inline_tags():
     doc = parse("<body><p>中文<b>网页</b>正文。</p></body>")
     assert doc.text_of(doc.kind == TEXT) == "中文网页正文。"
