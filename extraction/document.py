@@ -477,12 +477,14 @@ _STYLE_HIDDEN_OR_DIALOG = etree.XPath(
     "descendant-or-self::*[@style or @hidden or self::dialog[not(@open)]]")
 _HIDING_WORD = re.compile("none|hidden|collapse", re.I)
 _HIDDEN_STYLE = re.compile(          # (not a custom property "--display" or "grid-display")
-    r"(?<![\w-])(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))(?![\w-])", re.I)
+    r"(?<![\w-])(?:(display)\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))(?![\w-])", re.I)
 
 
-def _hides(style: str) -> bool:
-    """The inline ``style`` hides its element (CSS comments read as spaces, one left open
-    running to the end, found with ``str.find``: a regex for them backtracked)."""
+def _hides(style: str) -> str | None:
+    """How the inline ``style`` hides its element: "display" (``display: none``, wherever
+    it is in the style), "visibility" (only ``visibility: hidden`` or ``collapse``), or None.
+    CSS comments read as spaces, one left open running to the end, found with ``str.find``
+    (a regex for them backtracked)."""
     if "/*" in style:
         kept, i = [], 0
         while (j := style.find("/*", i)) >= 0:
@@ -495,11 +497,15 @@ def _hides(style: str) -> bool:
         else:
             kept.append(style[i:])
         style = "".join(kept)
-    return _HIDDEN_STYLE.search(style) is not None
+    found = [m.group(1) for m in _HIDDEN_STYLE.finditer(style)]
+    if not found:
+        return None
+    return "display" if any(found) else "visibility"
 
 
 _TEXT_LENGTH = etree.XPath("string-length(.)")
 HIDDEN_MAX_SHARE = 0.5  # [ours] a hidden element with more of the page's text is kept
+REVEALED_MIN_SHARE = 0.2  # [ours] ... or with more, hidden by visibility only (see _drop_hidden)
 
 
 def _hidden_candidates_python(root: etree._Element) -> list[etree._Element]:
@@ -530,15 +536,24 @@ def _drop_hidden(root: etree._Element) -> None:
     """Remove the elements a browser would not render (their tails stay): pages carry hidden
     copies of their article (print or mobile variants), hidden menus and dialogs.  An element
     holding more than :data:`HIDDEN_MAX_SHARE` of the page's text is kept: pages that hide
-    their body until a script has run (anti-flicker snippets) would otherwise lose it all."""
-    hidden = [el for el in _hidden_candidates(root)
-              if _hidden_attribute(el) or _closed_dialog(el)
-              or _hides(el.get("style") or "")]
+    their body until a script has run (anti-flicker snippets) would otherwise lose it all.
+    One hidden only by ``visibility: hidden`` (its box stays in the layout, to be shown by a
+    script: WeChat's article body) holding more than 200 characters and
+    :data:`REVEALED_MIN_SHARE` of the page's text, less than half of it link text, is kept
+    unless its text is a copy of text elsewhere on the page (drop-down menus hidden this way
+    are mostly links)."""
+    hidden = []
+    for el in _hidden_candidates(root):
+        how = ("attribute" if _hidden_attribute(el) or _closed_dialog(el)
+               else _hides(el.get("style") or ""))
+        if how:
+            hidden.append((el, how))
     if not hidden:
         return
     total = None
+    page_text = None
     removed: set = set()
-    for el in hidden:                       # document order: an element before its descendants
+    for el, how in hidden:                  # document order: an element before its descendants
         if el.getparent() is None or any(a in removed for a in el.iterancestors()):
             continue
         chars = _text_length(el)
@@ -547,8 +562,31 @@ def _drop_hidden(root: etree._Element) -> None:
                 total = _text_length(root)
             if chars > HIDDEN_MAX_SHARE * total:
                 continue
+            if how == "visibility" and chars > REVEALED_MIN_SHARE * total \
+                    and _link_share(el) < 0.5:
+                if page_text is None:
+                    page_text = " ".join(root.xpath("string()").split())
+                if not _repeated(el, page_text):
+                    continue
         _remove_keeping_tail(el)
         removed.add(el)
+
+
+def _visible_chars(el: etree._Element) -> int:
+    return sum(len(word) for word in el.xpath("string()").split())
+
+
+def _link_share(el: etree._Element) -> float:
+    """The share of ``el``'s characters (whitespace not counted) in its links."""
+    chars = _visible_chars(el)
+    return sum(_visible_chars(a) for a in el.iter("a")) / chars if chars else 0.0
+
+
+def _repeated(el: etree._Element, page_text: str) -> bool:
+    """The longest text of ``el`` (up to 200 characters of it) occurs twice in the page's
+    text (``page_text``, whitespace collapsed): ``el`` is a copy of text shown elsewhere."""
+    longest = max((" ".join(t.split()) for t in el.itertext()), key=len, default="")[:200]
+    return bool(longest) and page_text.count(longest, 0) >= 2
 
 
 def _remove_keeping_tail(el: etree._Element) -> None:
