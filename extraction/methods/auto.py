@@ -82,6 +82,10 @@ TABLE_MAX_CELL_CHARS = 60
 TABLE_MAX_LINK_SHARE = 0.6      # ... and at most this share of its text in links
 TABLE_MIN_SHARE = 0.2           # ... and at least this share of its text chosen
 _LINK_DENSITY = FEATURE_NAMES.index("link_density")
+# [ours] a list inside the chosen text is kept whole, see _whole_lists
+WHOLE_LISTS = True
+LIST_MAX_LINK_SHARE = 0.3        # ... at most this share of its text in links
+LIST_MIN_ITEM_CHARS = 20         # ... and at least this many characters a block on average
 # a cell of a number, an amount, a date or a score ("48", "3.5%", "$1,200", "2-1", "14:30")
 _NUMBER = re.compile(r"[-+−–]?[$€£¥]?\s*\d[\d\s.,:/%+−–-]*[a-zA-Z%]{0,3}")
 
@@ -141,6 +145,8 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     if doc.answers and relaxed is False:
         grown = grown | _all_answers(doc, table, grown, length)
     grown = grown | _whole_tables(doc, table, grown, length, body_text)
+    if WHOLE_LISTS:
+        grown = grown | _whole_lists(doc, table, grown, length, body_text)
     if (grown != chosen).any():
         chosen = grown
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
@@ -242,15 +248,54 @@ def _whole_tables(doc: Document, table: BlockTable, chosen: np.ndarray, length: 
         if heads[end] == heads[t] and 4 * sum(
                 _NUMBER.fullmatch(text) is not None for text in table.texts[lo:hi]) < hi - lo:
             continue            # data: a header cell or numbers (not a row of share buttons)
-        if share < 0.5:
-            # the text around it: the blocks of the nearest text nodes before and after
-            i = np.searchsorted(text_nodes, t, "left")
-            j = np.searchsorted(text_nodes, end, "left")
-            if i == 0 or j >= len(text_nodes):
-                continue
-            around = np.searchsorted(ids, table.owner[text_nodes[[i - 1, j]]])
-            if not chosen[np.minimum(around, len(ids) - 1)].all():
-                continue
+        if share < 0.5 and not _chosen_around(table, chosen, text_nodes, t, end):
+            continue
+        whole[lo:hi] = True
+    return whole
+
+
+def _chosen_around(table: BlockTable, chosen: np.ndarray, text_nodes: np.ndarray, start: int,
+                   end: int) -> bool:
+    """The blocks of the nearest text nodes before ``start`` and from ``end`` on are chosen
+    (the element ``start``-``end`` is in the middle of the chosen text)."""
+    i = np.searchsorted(text_nodes, start, "left")
+    j = np.searchsorted(text_nodes, end, "left")
+    if i == 0 or j >= len(text_nodes):
+        return False
+    around = np.searchsorted(table.ids, table.owner[text_nodes[[i - 1, j]]])
+    return bool(chosen[np.minimum(around, len(table.ids) - 1)].all())
+
+
+def _whole_lists(doc: Document, table: BlockTable, chosen: np.ndarray, length: np.ndarray,
+                 body_text: np.ndarray) -> np.ndarray:
+    """The blocks of the lists (``ul``, ``ol``, outermost) that lie inside the chosen text:
+    an article's list of steps, facts or events has short items unlike its paragraphs, and
+    the model rejected some or all of them.  A list of two blocks or more, at least
+    :data:`LIST_MIN_ITEM_CHARS` characters a block on average (not a row of names or of
+    "Video Photo Gallery") and at most :data:`LIST_MAX_LINK_SHARE` of its text in links (not
+    a list of related stories) is taken whole when the text just before it and just after it
+    is chosen."""
+    ids = table.ids
+    whole = np.zeros(len(ids), dtype=bool)
+    lists = np.flatnonzero(doc.is_tag(("ul", "ol")))
+    if not len(lists) or not chosen.any():
+        return whole
+    text_nodes = np.flatnonzero(table.text_mask & body_text & (doc.tlen > 0))
+    outer_end = -1
+    for start in lists.tolist():
+        if start < outer_end:
+            continue                    # inside a list already judged
+        end = outer_end = int(doc.end[start])
+        lo, hi = np.searchsorted(ids, start, "left"), np.searchsorted(ids, end, "left")
+        if hi - lo < 2 or chosen[lo:hi].all():
+            continue
+        inside = length[lo:hi]
+        total = inside.sum()
+        if total < LIST_MIN_ITEM_CHARS * (hi - lo) or \
+                (inside * table.x[lo:hi, _LINK_DENSITY]).sum() > LIST_MAX_LINK_SHARE * total:
+            continue
+        if not _chosen_around(table, chosen, text_nodes, start, end):
+            continue
         whole[lo:hi] = True
     return whole
 
