@@ -1,6 +1,6 @@
 """Choose a topic's relevance threshold from a finished crawl's log.
 
-    python -m crawler.calibrate CORPUS_DIR/crawl-log.jsonl [--topic TOPIC.toml]
+    python -m crawler.calibrate CORPUS_DIR[/crawl-log.jsonl] [--topic TOPIC.toml]
         [--labels labels.csv --prefix subject.Music] [--samples 5]
 
 The best threshold depends on the topic file (how many of its terms a typical on-topic page
@@ -154,7 +154,8 @@ def report(pages: Sequence[JudgedPage], threshold: float, positives: set[str] | 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m crawler.calibrate", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("log", type=Path, help="a crawl's crawl-log.jsonl")
+    ap.add_argument("log", type=Path,
+                    help="a crawl's crawl-log.jsonl, or its CORPUS_DIR (holding one)")
     ap.add_argument("--topic", type=Path, help="topic file (its threshold is the current one)")
     ap.add_argument("--threshold", type=float, help="current threshold (default: the topic "
                     "file's, else the one an automatic threshold ended at (crawl-summary.json "
@@ -163,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--prefix", help="the subject prefix of the topic in --labels")
     ap.add_argument("--samples", type=int, default=5)
     args = ap.parse_args(argv)
+    if args.log.is_dir():                       # a corpus folder, as crawler.report takes
+        args.log = args.log / "crawl-log.jsonl"
     if (args.labels is None) != (args.prefix is None):
         ap.error("--labels and --prefix go together")
     from .relevance.model import THRESHOLD

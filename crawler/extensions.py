@@ -19,6 +19,8 @@ from .setting_values import number_setting
 
 log = logging.getLogger(__name__)
 CHECK_EVERY = 10.0
+# the start of crawl/stop_reason when no seed answered: `scrapy crawl` exits with status 1
+NO_SEED_FETCHED = "frontier empty: no seed could be fetched"
 STALL_TIMEOUT = 300.0       # the setting's default; also how long a page may wait to be judged
 # [ours] a checkpoint waits, besides the interval, at least this many times the duration of the
 # previous one: saving never takes more than 1/20 of the crawl's time, however large the state
@@ -103,7 +105,7 @@ class StallMonitor:
                 refused, unreachable = (stats.get_value(f"seeds/{k}", 0)
                                         for k in ("refused", "unreachable"))
                 if refused or unreachable:
-                    reason = (f"frontier empty: no seed could be fetched ({unreachable} "
+                    reason = (f"{NO_SEED_FETCHED} ({unreachable} "
                               f"unreachable, {refused} refused by robots.txt or the scope)")
                     level = logging.WARNING
             log.log(level, "crawl ends: %s", reason)

@@ -338,6 +338,12 @@ def _fill(ranked: Sequence[Candidate], n_terms: int, n_subjects: int,
     return subjects, terms
 
 
+def written_threshold(threshold: float) -> float:
+    """The threshold as the file gets it: three decimals, rounded down (never above a kept
+    score)."""
+    return math.floor(threshold * 1000) / 1000
+
+
 def topic_dict(name: str, subjects: Sequence[Candidate], terms: Sequence[Candidate],
                threshold: float | None = None, description: str = "",
                languages: Sequence[str] = ()) -> dict:
@@ -347,7 +353,7 @@ def topic_dict(name: str, subjects: Sequence[Candidate], terms: Sequence[Candida
     if languages:
         data["languages"] = list(languages)
     if threshold is not None:
-        data["threshold"] = math.floor(threshold * 1000) / 1000    # never above a kept score
+        data["threshold"] = written_threshold(threshold)
     data["features"] = {"subjects": [c.surface for c in subjects],
                         "terms": [c.surface for c in terms], "judgments": []}
     return data
@@ -550,7 +556,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                   file=sys.stderr)
             return 2
         print(f"wrote {args.output}: {len(d.subjects)} subjects, {len(d.terms)} terms"
-              + (f", threshold {d.threshold:.3f}" if d.threshold is not None else ""),
+              + (f", threshold {written_threshold(d.threshold)}" if d.threshold is not None
+                 else ""),
               file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -54,6 +54,9 @@ def test_command_line(tmp_path, capsys):
                      encoding="utf-8")
     assert main([str(log), "--topic", str(topic)]) == 0
     assert "at the current threshold 0.3: 1 on topic" in capsys.readouterr().out
+    # the corpus folder, as crawler.report takes it ("Is a directory" before)
+    assert main([str(tmp_path), "--topic", str(topic)]) == 0
+    assert "at the current threshold 0.3: 1 on topic" in capsys.readouterr().out
     assert main([str(tmp_path / "missing.jsonl")]) == 2
     assert "No such file" in capsys.readouterr().err
     empty = tmp_path / "empty.jsonl"

@@ -198,7 +198,8 @@ def test_unreachable_seed_is_reported(tmp_path, obey):
     result = run_crawl(TOPIC, ["http://127.0.0.1:9/"], conf, log_file=tmp_path / "l",
                        timeout=120)
     text = (tmp_path / "l").read_text()
-    assert result.returncode == 0, text[-2000:]        # reported, not a crash
+    # reported, not a crash; exit status 1: a cron job sees a night that fetched nothing
+    assert result.returncode == 1, text[-2000:]
     assert "seed http://127.0.0.1:9/ is unreachable" in text
     summary = json.loads((tmp_path / "c" / "crawl-summary.json").read_text())
     assert summary["seeds/unreachable"] >= 1 and "frontier empty" in summary["crawl/stop_reason"]
@@ -219,7 +220,7 @@ def test_a_seed_robots_txt_refuses_is_reported(demo, tmp_path):
     result = run_crawl(topic, [seed], conf, proxy=server.proxy_url,
                        log_file=tmp_path / "scrapy.log", timeout=120)
     text = (tmp_path / "scrapy.log").read_text(encoding="utf-8")
-    assert result.returncode == 0, text[-2000:]
+    assert result.returncode == 1, text[-2000:]
     assert f"seed {seed} was not fetched: Forbidden by robots.txt" in text
     summary = json.loads((tmp_path / "corpus" / "crawl-summary.json").read_text())
     assert summary["seeds/refused"] == 1
@@ -949,3 +950,19 @@ def test_odd_responses_get_their_line_at_once_and_the_log_says_what_was_written(
     # an OSError as a refused connection is: it was kept to be fetched again, every run)
     failed = tmp_path / "state" / "failed.json"
     assert not failed.exists() or BAD_GZIP not in failed.read_text(encoding="utf-8")
+
+
+def test_the_demo_replaces_only_its_own_output_and_says_why_a_crawl_failed(tmp_path, capsys):
+    """Found by a review: ``python -m crawler.demo --out DIR`` deleted everything in DIR
+    (``--out .`` from the checkout would have wiped it), and a failed crawl printed only
+    "crawl exit code 1"."""
+    from crawler.demo.__main__ import main
+
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    (tmp_path / "corpus" / "documents").mkdir(parents=True)
+    (tmp_path / "corpus" / "documents" / "part-old.jsonl").write_text("{}\n", encoding="utf-8")
+    assert main(["--out", str(tmp_path), "--method", "e9"]) == 1
+    printed = capsys.readouterr().out
+    assert "unknown extraction method 'e9'" in printed
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
+    assert not (tmp_path / "corpus" / "documents" / "part-old.jsonl").exists()

@@ -1475,3 +1475,14 @@ def test_seed_files_take_comments_after_a_url_and_give_each_seed_once(tmp_path):
     assert read_seeds(f"@{seeds}") == ["http://www.weekend.test/", "http://a.test/page#part"]
     assert read_seeds("http://a.test/, http://b.test/,http://a.test/") == [
         "http://a.test/", "http://b.test/"]
+
+
+def test_a_comma_inside_a_seed_url_does_not_split_it():
+    """Found by a review: ``-a seed=http://w.test/wp/m/Miami,_Florida.htm`` was two seeds,
+    the second "_Florida.htm" refused for its missing scheme."""
+    from crawler.spiders.topic import read_seeds
+
+    assert read_seeds("http://w.test/wp/m/Miami,_Florida.htm") == [
+        "http://w.test/wp/m/Miami,_Florida.htm"]
+    assert read_seeds("http://a.test/x,y, https://b.test/?q=1,2,HTTP://c.test/") == [
+        "http://a.test/x,y", "https://b.test/?q=1,2", "HTTP://c.test/"]

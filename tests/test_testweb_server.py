@@ -380,3 +380,25 @@ def test_wikischools_every_url_served_by_resolve(wikischools):
     for url, rec in wikischools.records.items():
         head, body, status, resolved = server.resolve(url)
         assert (status, body, resolved) == (rec.status, rec.body, url)
+
+
+def test_the_command_line_reports_a_missing_web_and_a_bad_address_in_one_line(tmp_path,
+                                                                              capsys):
+    """Found by a review: a mistyped folder, a port in use and ``--host 0.0.0.0`` each gave
+    a Python traceback."""
+    import socket
+
+    from crawler.testweb.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["info", str(tmp_path / "nowhere")])
+    assert stop.value.code == 2 and "no WARC at" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "demo", "--host", "0.0.0.0"])
+    assert stop.value.code == 1 and "loopback only" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with pytest.raises(SystemExit) as stop:
+            main(["serve", "demo", "--port", str(taken.getsockname()[1])])
+    assert stop.value.code == 1 and "cannot serve on 127.0.0.1" in capsys.readouterr().err

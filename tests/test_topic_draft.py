@@ -134,6 +134,8 @@ def test_command_line_fetches_examples_over_loopback(demo, tmp_path, monkeypatch
     assert f"wrote {out}" in err
     topic = load_topic(out)
     assert "energy" in topic.terms and topic.threshold is not None
+    # the threshold printed is the one written (it printed 0.192 for a written 0.191)
+    assert f", threshold {topic.threshold}" in err
     assert main(["--name", "x", "--positive", str(tmp_path / "none.html"),
                  "--negative", str(tmp_path / "none.html")]) == 2
     assert "no readable positive example" in capsys.readouterr().err

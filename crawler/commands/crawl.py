@@ -17,6 +17,7 @@ from scrapy.exceptions import UsageError
 from twisted.internet.defer import Deferred
 from twisted.python.failure import Failure
 
+from ..extensions import NO_SEED_FETCHED
 from ..setting_values import number_setting
 
 log = logging.getLogger(__name__)
@@ -65,14 +66,23 @@ class Command(ScrapyCrawl):
             report_setup_error(error)
             self.exitcode = 1
             return
-        started = self.crawler_process.crawl(self._create_crawler(args[0]), **opts.spargs)
+        crawler = self._create_crawler(args[0])
+        started = self.crawler_process.crawl(crawler, **opts.spargs)
         if isinstance(started, asyncio.Future):
             started.add_done_callback(_retrieve_setup_error)
         elif isinstance(started, Deferred):
             started.addErrback(_consume_setup_error)
         self.crawler_process.start()
-        if self.crawler_process.bootstrap_failed:
+        if self.crawler_process.bootstrap_failed or failed_run(crawler):
             self.exitcode = 1
+
+
+def failed_run(crawler) -> bool:
+    """The crawl ended with no seed fetched (all unreachable or refused): a failed run, for
+    cron and scripts, which see the exit status only."""
+    stats = getattr(crawler, "stats", None)
+    reason = stats.get_value("crawl/stop_reason") if stats is not None else None
+    return isinstance(reason, str) and reason.startswith(NO_SEED_FETCHED)
 
 
 def _retrieve_setup_error(task: asyncio.Future) -> None:

@@ -53,7 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     p_info.add_argument("web", help=WEB_HELP)
     args = parser.parse_args(argv)
 
-    web = load_web(args.web)
+    try:
+        web = load_web(args.web)
+    except (OSError, ValueError) as err:        # no WARC there, an unreadable archive
+        parser.exit(2, f"{parser.prog}: error: {err}\n")
     if args.command == "info":
         print(_info(web))
         return 0
@@ -70,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         serve(web, args.host, args.port, on_ready=ready)
     except KeyboardInterrupt:
         print("stopped")
+    except (OSError, ValueError) as err:        # port in use, a host that is not loopback
+        parser.exit(1, f"{parser.prog}: cannot serve on {args.host}:{args.port}: {err}\n")
     return 0
 
 
