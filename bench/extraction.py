@@ -2,6 +2,7 @@
 
     python bench/extraction.py [--tools auto,e1,...,trafilatura] [--sets ...] [--quick N]
     python bench/extraction.py --sets unseen --warm --no-pathological   # bench/extraction_unseen
+    python bench/extraction.py --sets heldout --warm --no-pathological  # bench/extraction_heldout
 
 Each tool runs in its own process, one after the other (single core, no contention), over
 every evaluation set (the dev split where a set's other part trains a model).  For each tool
@@ -26,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 OURS = ("auto", "e1", "e2", "e2-trained", "e3", "e4", "e5", "e6")
 REFERENCES = ("trafilatura", "readability", "resiliparse")
 UNSEEN = ROOT / "bench" / "extraction_unseen"
+HELDOUT = ROOT / "bench" / "extraction_heldout"
 
 
 def _tool(name: str):
@@ -83,10 +85,12 @@ def _pages(sets: list[str], quick: int | None):
 
 
 def _expand(name: str) -> list[str]:
-    """'unseen' is every page folder of bench/extraction_unseen; any other name is itself."""
-    if name != "unseen":
+    """'unseen' / 'heldout' is every page folder of bench/extraction_unseen /
+    bench/extraction_heldout; any other name is itself."""
+    folder = {"unseen": UNSEEN, "heldout": HELDOUT}.get(name)
+    if folder is None:
         return [name]
-    return sorted(str(d) for d in UNSEEN.iterdir() if (d / "gold.jsonl").is_file())
+    return sorted(str(d) for d in folder.iterdir() if (d / "gold.jsonl").is_file())
 
 
 def _worker(tool: str, sets: list[str], quick: int | None, warm: bool, queue) -> None:
@@ -185,8 +189,9 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tools", default=",".join(OURS + REFERENCES))
     ap.add_argument("--sets", default=",".join(EVAL_SETS),
-                    help="set names of shared/extraction, folders holding a gold.jsonl, or "
-                         "'unseen' for every folder of bench/extraction_unseen")
+                    help="set names of shared/extraction, folders holding a gold.jsonl, "
+                         "'unseen' (bench/extraction_unseen) or 'heldout' "
+                         "(bench/extraction_heldout)")
     ap.add_argument("--quick", type=int, default=None, help="only the first N pages of a set")
     ap.add_argument("--no-pathological", action="store_true")
     ap.add_argument("--warm", action="store_true",

@@ -1,5 +1,6 @@
-"""The pages written for the project (bench/extraction_unseen): well-formed, and every gold
-token is text the page shows, so that a tool's score there measures the tool, not the data."""
+"""The pages written for the project (bench/extraction_unseen, bench/extraction_heldout):
+well-formed, and every gold token is text the page shows, so that a tool's score there
+measures the tool, not the data."""
 from collections import Counter
 from pathlib import Path
 
@@ -9,14 +10,20 @@ from extraction.datasets import load
 from extraction.document import TEXT, parse
 from extraction.evaluation import tokens
 
-UNSEEN = Path(__file__).resolve().parent.parent / "bench" / "extraction_unseen"
-FOLDERS = sorted(d for d in UNSEEN.iterdir() if (d / "gold.jsonl").is_file())
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+UNSEEN, HELDOUT = BENCH / "extraction_unseen", BENCH / "extraction_heldout"
+FOLDERS = sorted(d for top in (UNSEEN, HELDOUT) for d in top.iterdir()
+                 if (d / "gold.jsonl").is_file())
 
 
-def test_the_six_folders_hold_48_pages():
-    assert [d.name for d in FOLDERS] == ["asia-rtl", "blog-docs-en", "europe", "forum-misc-en",
-                                         "news-en", "zh"]
-    assert sum(len(load(str(d)).pages) for d in FOLDERS) == 48
+def test_the_folders_hold_48_and_24_pages():
+    unseen = [d for d in FOLDERS if d.parent == UNSEEN]
+    heldout = [d for d in FOLDERS if d.parent == HELDOUT]
+    assert [d.name for d in unseen] == ["asia-rtl", "blog-docs-en", "europe", "forum-misc-en",
+                                        "news-en", "zh"]
+    assert [d.name for d in heldout] == ["cjk", "mixed-en", "world"]
+    assert sum(len(load(str(d)).pages) for d in unseen) == 48
+    assert sum(len(load(str(d)).pages) for d in heldout) == 24
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda d: d.name)
