@@ -29,7 +29,9 @@ log = logging.getLogger(__name__)
 INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff\ufffe\uffff]")
 
 
-def _parse_siblings(siblings: Iterable[str | bytes | Document]) -> list[Document]:
+def _parse_siblings(siblings: Iterable[str | bytes | Document] | None) -> list[Document]:
+    if siblings is None:                # (as trafilatura and readability callers pass it)
+        return []
     if isinstance(siblings, (str, bytes, bytearray, memoryview, Document)):
         # one page, not a list of pages (iterating a str would give one page per character)
         raise TypeError("siblings must be a list of pages (str, bytes or Document), "
@@ -47,7 +49,7 @@ def _parse_siblings(siblings: Iterable[str | bytes | Document]) -> list[Document
 
 
 def extract(html: str | bytes | None, url: str | None = None, *, method: str = "auto",
-            siblings: Iterable[str | bytes | Document] = (), language: str | None = None,
+            siblings: Iterable[str | bytes | Document] | None = (), language: str | None = None,
             content_type: str | None = None, **options: Any) -> ExtractionResult:
     """Extract the main text of one page.  Never raises on bad input.
 

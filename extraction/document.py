@@ -38,6 +38,8 @@ CELL_LEVEL = frozenset(("td", "th"))
 WORD_SEPARATED = CELL_LEVEL | frozenset(("option", "optgroup"))
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# the whole input is one URL or file path (extract("https://a.test/story") meant a fetch)
+_ADDRESS = re.compile(r"(?:[a-zA-Z][a-zA-Z0-9+.-]*://|www\.|file:|~?/|\.{1,2}/|[A-Za-z]:\\)[^\s<>]*")
 _XML_DECL = re.compile(r"<\?xml[^>]*\?>", re.I)
 _TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)")
 
@@ -402,6 +404,8 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     bad = len(_CONTROL.findall(sample)) + sample.count("\ufffd")
     if bad > 0.1 * len(sample):
         raise ParseError("binary data, not HTML")
+    if len(html) <= 4096 and _ADDRESS.fullmatch(html.strip()):
+        raise ParseError("a URL or file path, not HTML: fetch or read the page first")
     declaration = _XML_DECL.search(html, 0, 4096)
     if declaration is not None:
         html = html[:declaration.start()] + html[declaration.end():]
@@ -537,25 +541,23 @@ def _drop_hidden(root: etree._Element) -> None:
     copies of their article (print or mobile variants), hidden menus and dialogs.  An element
     holding more than :data:`HIDDEN_MAX_SHARE` of the page's text is kept: pages that hide
     their body until a script has run (anti-flicker snippets) would otherwise lose it all.
-    One hidden only by ``visibility: hidden`` (its box stays in the layout, to be shown by a
-    script: WeChat's article body) holding more than 200 characters and
-    :data:`REVEALED_MIN_SHARE` of the page's text, less than half of it link text, is kept
-    unless its text is a copy of text elsewhere on the page (drop-down menus hidden this way
-    are mostly links)."""
-    hidden = []
-    for el in _hidden_candidates(root):
-        how = ("attribute" if _hidden_attribute(el) or _closed_dialog(el)
-               else _hides(el.get("style") or ""))
-        if how:
-            hidden.append((el, how))
+    One hidden only by ``visibility: hidden`` holding more than 200 characters (white space
+    not counted) and :data:`REVEALED_MIN_SHARE` of the page's text, less than half of it
+    link text, is kept with what it holds when, after the other removals, its text is not a
+    copy of text left elsewhere: its box stays in the layout, to be shown by a script
+    (WeChat's article body); drop-down menus hidden this way are mostly links."""
+    hidden = _hidden_candidates(root)
     if not hidden:
         return
     total = None
-    page_text = None
     removed: set = set()
-    for el, how in hidden:                  # document order: an element before its descendants
-        if el.getparent() is None or any(a in removed for a in el.iterancestors()):
-            continue
+    revealed: list = []                     # judged once every other removal is done
+    for el in hidden:                       # document order: an element before its descendants
+        how = ("attribute" if _hidden_attribute(el) or _closed_dialog(el)
+               else _hides(el.get("style") or ""))
+        if not how or el.getparent() is None or any(
+                a in removed or a in revealed for a in el.iterancestors()):
+            continue                        # (inside a revealed one: shown or gone with it)
         chars = _text_length(el)
         if chars > 200:
             if total is None:
@@ -563,13 +565,15 @@ def _drop_hidden(root: etree._Element) -> None:
             if chars > HIDDEN_MAX_SHARE * total:
                 continue
             if how == "visibility" and chars > REVEALED_MIN_SHARE * total \
-                    and _link_share(el) < 0.5:
-                if page_text is None:
-                    page_text = " ".join(root.xpath("string()").split())
-                if not _repeated(el, page_text):
-                    continue
+                    and _visible_chars(el) > 200 and _link_share(el) < 0.5:
+                revealed.append(el)
+                continue
         _remove_keeping_tail(el)
         removed.add(el)
+    for el in revealed:
+        text = " ".join(el.xpath("string()").split())
+        if " ".join(root.xpath("string()").split()).count(text[:200]) >= 2:
+            _remove_keeping_tail(el)        # a copy of text shown elsewhere
 
 
 def _visible_chars(el: etree._Element) -> int:
@@ -580,13 +584,6 @@ def _link_share(el: etree._Element) -> float:
     """The share of ``el``'s characters (whitespace not counted) in its links."""
     chars = _visible_chars(el)
     return sum(_visible_chars(a) for a in el.iter("a")) / chars if chars else 0.0
-
-
-def _repeated(el: etree._Element, page_text: str) -> bool:
-    """The longest text of ``el`` (up to 200 characters of it) occurs twice in the page's
-    text (``page_text``, whitespace collapsed): ``el`` is a copy of text shown elsewhere."""
-    longest = max((" ".join(t.split()) for t in el.itertext()), key=len, default="")[:200]
-    return bool(longest) and page_text.count(longest, 0) >= 2
 
 
 def _remove_keeping_tail(el: etree._Element) -> None:

@@ -443,6 +443,7 @@ def _cjk_over_declared(data: bytes, encoding: str) -> bool:
     least :data:`_CJK_OVER_DECLARED` of them."""
     text = data[:_DETECTION_WINDOW].decode(encoding, errors="replace")
     non_ascii = [c for c in text if ord(c) > 0x7F]
+    # (not half-width katakana: what KOI8-R's small Cyrillic letters read as in Shift_JIS)
     cjk = sum(1 for c in non_ascii if "\u3000" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af"
-              or "\uff00" <= c <= "\uffef")
+              or "\uff00" <= c <= "\uff60" or "\uffa0" <= c <= "\uffef")
     return cjk >= _CJK_OVER_DECLARED and cjk > 0.2 * len(non_ascii)

@@ -340,6 +340,36 @@ def _in_article(el) -> bool:
     return any(a.tag in ("article", "main") for a in el.iterancestors())
 
 
+# a year in a date: 1500-2099 (not Go's zero time "0001-01-01", not "TBD" or a clock "4:04 PM")
+_DATE_FIELDS = ("date", "date_modified")
+_DATE_YEAR = re.compile(r"(?:^|\D)(?:1[5-9]|20)\d\d")
+
+
+def plausible_date(value: str) -> bool:
+    """``value`` names a year a page can be from: a date field without one (an unfilled
+    template's "TBD", a Slashdot ``datetime="on Tuesday July 24, @09:04AM"``, Go's zero
+    time) is not reported."""
+    return _DATE_YEAR.search(value) is not None
+
+
+# the text of a rel="author" link that names no one: a label of the link to the profile
+_LINK_LABEL = re.compile(
+    r"(?:view\s+(?:my\s+)?(?:complete\s+|full\s+)?profile|(?:my\s+)?profile|about(?:\s+(?:us|me|"
+    r"the\s+author|this\s+author))?|google\s*(?:\+|plus|profile)|(?:more\s+)?posts?(?:\s+by.*)?"
+    r"|author(?:'s)?\s+(?:page|profile|website)|website|homepage|home|contact|more|bio)\W*",
+    re.I)
+# a byline's lead word ("By Jane Doe")
+_BY = re.compile(r"by\s+(?=\S)", re.I)
+
+
+def _author_name(text: str | None) -> str | None:
+    """A person's name from an author element's text: not a URL, not a link's label ("View
+    Profile", "About Me", "Google+"), without a leading "By "."""
+    if not text or _is_url(text) or _LINK_LABEL.fullmatch(text.strip()):
+        return None
+    return _BY.sub("", text.strip(), count=1) if _BY.match(text.strip()) else text
+
+
 def markup_metadata(doc: Document) -> dict[str, str]:
     """Date and author from the page's markup, where meta tags and JSON-LD say nothing:
     schema.org microdata (``itemprop="datePublished"`` / ``"author"``, its ``name`` inside),
@@ -355,8 +385,10 @@ def markup_metadata(doc: Document) -> dict[str, str]:
             continue
         prop = (el.get("itemprop") or "").lower().split()
         if "datepublished" in prop and "date" not in out:
-            value = el.get("content") or el.get("datetime") or _element_text(el)
-            if value:
+            # (Blogger: <abbr itemprop="datePublished" title="2012-10-07T16:04">4:04 PM</abbr>)
+            value = el.get("content") or el.get("datetime") \
+                or (el.get("title") if el.tag == "abbr" else None) or _element_text(el)
+            if value and plausible_date(value):
                 out["date"] = collapse(value)
         elif "author" in prop and "author" not in out:
             if authors_read >= 3:   # nested ones, each around the whole text: read few
@@ -364,16 +396,17 @@ def markup_metadata(doc: Document) -> dict[str, str]:
             authors_read += 1
             name = next((n for n in el.iter(tag=etree.Element) if n.get("itemprop") == "name"),
                         None)
-            value = el.get("content") or (name.get("content") if name is not None else None) \
-                or _element_text(el if name is None else name)
-            if value and not _is_url(value):
+            value = _author_name(el.get("content")
+                                 or (name.get("content") if name is not None else None)
+                                 or _element_text(el if name is None else name))
+            if value:
                 out["author"] = value
         elif el.tag == "a" and "author" in (el.get("rel") or "").lower().split() \
                 and "author" not in out:
-            value = _element_text(el)
-            if value and not _is_url(value):
+            value = _author_name(_element_text(el))
+            if value:
                 out["author"] = value
-        if el.tag == "time" and el.get("datetime"):
+        if el.tag == "time" and el.get("datetime") and plausible_date(el.get("datetime")):
             marked = el.get("pubdate") is not None or "datepublished" in prop
             # then one in the article (a header's <time> shows today's date)
             rank = 0 if marked else 1 if _in_article(el) else 2
@@ -414,12 +447,14 @@ def read_metadata(doc: Document) -> dict[str, Any]:
             # an author that is a URL (article:author) or the credit of the software that
             # made the page (Discuz!'s "Discuz! Team and Comsenz UI Team" on every forum page)
             if value and not (field == "author" and (
-                    _is_url(value) or _software_credit(value, generator))):
+                    _is_url(value) or _software_credit(value, generator))) \
+                    and not (field in _DATE_FIELDS and not plausible_date(value)):
                 out[field] = value
                 break
     if doc.json_ld:
         for field, value in json_ld_metadata(doc).items():
-            out.setdefault(field, value)
+            if field not in _DATE_FIELDS or plausible_date(value):
+                out.setdefault(field, value)
     if "date" not in out or "author" not in out:
         for field, value in markup_metadata(doc).items():
             out.setdefault(field, value)
@@ -430,11 +465,31 @@ def read_metadata(doc: Document) -> dict[str, Any]:
     out["declared_language"] = declared or out.pop("content_language", None)
     for link in doc.root.iterfind(".//link"):
         if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
-            href = link.get("href").strip()
-            # (relative to the page: "/news/story-1")
-            out["canonical_url"] = urljoin(doc.url, href) if doc.url else href
+            # (relative to the page, or to its <base>: "/news/story-1")
+            out["canonical_url"] = resolved(page_base(doc), link.get("href").strip())
             break
     return {k: v for k, v in out.items() if v}
+
+
+def page_base(doc: Document) -> str | None:
+    """The URL the page's relative links are read against: its ``<base href>`` (itself
+    relative to the page's URL) or the page's URL."""
+    base = next((el.get("href") for el in doc.root.iterfind(".//base") if el.get("href")), None)
+    if base is None:
+        return doc.url
+    return resolved(doc.url, base.strip()) or doc.url
+
+
+def resolved(base: str | None, href: str) -> str | None:
+    """``href`` read against ``base``; None when either is no URL urllib can read
+    (``//[object Object]``, an unfilled template ``https://[{{ canonical }}]``): a bad link
+    in the metadata costs that field, not the page."""
+    try:
+        url = urljoin(base, href) if base else href
+        urlsplit(url)               # (checks the host part: brackets, ports)
+    except ValueError:
+        return None
+    return url
 
 
 # " | ", " - ", " – ", " — ", " · ", " • ", " » ", " :: ", "｜" between a headline and a site name

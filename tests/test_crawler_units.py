@@ -1486,3 +1486,7 @@ def test_a_comma_inside_a_seed_url_does_not_split_it():
         "http://w.test/wp/m/Miami,_Florida.htm"]
     assert read_seeds("http://a.test/x,y, https://b.test/?q=1,2,HTTP://c.test/") == [
         "http://a.test/x,y", "https://b.test/?q=1,2", "HTTP://c.test/"]
+    # a trailing comma, and a comma and a space before a name without scheme (refused later,
+    # with its own message), still separate (found by the review of the change)
+    assert read_seeds("https://a.test/,") == ["https://a.test/"]
+    assert read_seeds("https://a.test/, www.b.test") == ["https://a.test/", "www.b.test"]

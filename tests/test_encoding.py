@@ -302,3 +302,15 @@ def test_the_language_is_read_where_the_accented_letters_are():
         data = f"<html><head><title>Page</title></head><body><p>{text}</p></body></html>"
         decoded = decode_html(data.encode("cp1250"))
         assert decoded.encoding == "cp1250" and text in decoded.text
+
+
+def test_a_short_koi8_r_page_declared_so_is_not_read_as_shift_jis():
+    """Found by a review: KOI8-R's small letters are half-width katakana in Shift_JIS, so a
+    one-paragraph Russian page declaring koi8-r came out as cp932 mojibake, language zh."""
+    from extraction import extract
+
+    ru = "Мэрия Новосибирска объявила о продлении работы летних веранд до конца октября."
+    page = (f'<html><head><meta charset="koi8-r"><title>News</title></head><body><p>{ru}</p>'
+            "</body></html>").encode("koi8-r")
+    result = extract(page)
+    assert result.text == ru and result.language == "ru"

@@ -90,3 +90,56 @@ def test_the_command_line_escapes_what_the_console_cannot_show(tmp_path):
     assert done.returncode == 0, done.stderr
     assert b"\\u4e2d\\u6587" in done.stdout
 
+
+
+@pytest.mark.parametrize("method", ["auto", "e1", "e4"])
+@pytest.mark.parametrize("href, url, expected", [
+    ("//[object Object]", "https://ex.test/p", None),
+    ("https://www.ex.test]/a", "https://ex.test/p", None),
+    ("https://[{{ canonical }}]", None, None),
+    ("/x", "http://[bad", None),
+    ("story", "https://ex.test/a/b", "https://cdn.ex.test/dir/story")])
+def test_a_bad_canonical_link_costs_the_field_not_the_page(method, href, url, expected):
+    """Found by a review: urljoin's ValueError on a malformed canonical link (or page URL)
+    made every method return no text ("internal error").  The last case reads the link
+    against the page's <base>."""
+    html = (f'<html><head><base href="https://cdn.ex.test/dir/"><link rel=canonical '
+            f'href="{href}"></head><body>{ARTICLE}</body></html>')
+    result = extract(html, url=url, method=method)
+    assert "A sentence" in result.text and result.reason is None
+    assert result.metadata.get("canonical_url") == expected
+
+
+def test_dates_without_a_year_and_authors_that_are_link_labels_are_not_reported():
+    """Found by a review of the API on the shared pages: Go's zero time, "TBD", Slashdot's
+    datetime="on Tuesday July 24, @09:04AM" and a Blogger clock "4:04 PM" were dates; "View
+    Profile", "About Me" and "Google +" (rel=author links) were authors."""
+    def meta(head: str, body: str = "") -> dict:
+        return extract(f"<html><head>{head}</head><body>{body}{ARTICLE}</body></html>").metadata
+
+    assert "date" not in meta('<meta property="article:published_time" '
+                              'content="0001-01-01T00:00:00Z">')
+    assert "date" not in meta('<meta name="date" content="TBD">')
+    assert "date" not in meta("", '<time datetime="on Tuesday July 24, @09:04AM">x</time>')
+    # the abbr's title holds the date, its text the clock
+    assert meta("", '<abbr itemprop="datePublished" title="2012-10-07T16:04:00-06:00">4:04 PM'
+                "</abbr>")["date"] == "2012-10-07T16:04:00-06:00"
+    assert meta('<meta name="date" content="19980210">')["date"] == "19980210"
+    assert "author" not in meta("", '<a rel="author" href="/p/1">View Profile</a>')
+    assert "author" not in meta("", '<a rel="author" href="/about">About Me</a>')
+    assert meta("", '<a rel="author" href="/p/2">By Jane Doe</a>')["author"] == "Jane Doe"
+    assert meta("", '<a rel="author" href="/p/3">Byron Smith</a>')["author"] == "Byron Smith"
+
+
+@pytest.mark.parametrize("address", ["https://example.com/article", "/tmp/page.html",
+                                     "www.example.com/a", "C:\\pages\\a.html"])
+def test_a_url_or_a_path_given_as_the_page_is_refused_with_a_reason(address):
+    result = extract(address)
+    assert result.text == "" and "a URL or file path, not HTML" in result.reason
+    assert extract(address.encode()).reason == result.reason
+    # a sentence that starts with a URL is text
+    assert extract(address + " is where the story was first told").text
+
+
+def test_no_siblings_given_as_none():
+    assert "A sentence" in extract(f"<body>{ARTICLE}</body>", siblings=None).text

@@ -90,6 +90,20 @@ def test_a_seed_unreachable_on_the_first_night_is_fetched_the_next(demo, tmp_pat
     assert idf["n_docs"] >= len(web.seeds)
 
 
+def test_a_resumed_night_without_network_exits_with_status_1(demo, tmp_path):
+    """Found by the review of the change: the exit status 1 covered only seeds that never
+    answered; a resumed job (its seeds fetched already) that met only download errors
+    exited 0.  A resumed job with nothing left to do still exits 0."""
+    web, server = demo
+    jobdir = tmp_path / "job"
+    first, text = _crawl(tmp_path, server, web.seeds, JOBDIR=jobdir, CLOSESPIDER_PAGECOUNT="5")
+    assert first.returncode == 0, text[-2000:]
+    down = SimpleNamespace(proxy_url="http://127.0.0.1:9")
+    second, text = _crawl(tmp_path, down, web.seeds, JOBDIR=jobdir, RETRY_TIMES="0")
+    assert second.returncode == 1, text[-2000:]
+    assert "Traceback" not in text
+
+
 def test_a_seed_off_the_revisit_list_is_due_once_the_job_has_fetched_it(tmp_path):
     """With REVISIT_AFTER, a seed the job's filter holds as fetched but the revisit list does
     not (never answered, given up after RETRY_FAILED_TIMES, or fetched as an ordinary page

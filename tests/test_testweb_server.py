@@ -386,6 +386,7 @@ def test_the_command_line_reports_a_missing_web_and_a_bad_address_in_one_line(tm
                                                                               capsys):
     """Found by a review: a mistyped folder, a port in use and ``--host 0.0.0.0`` each gave
     a Python traceback."""
+    import gzip
     import socket
 
     from crawler.testweb.__main__ import main
@@ -393,6 +394,10 @@ def test_the_command_line_reports_a_missing_web_and_a_bad_address_in_one_line(tm
     with pytest.raises(SystemExit) as stop:
         main(["info", str(tmp_path / "nowhere")])
     assert stop.value.code == 2 and "no WARC at" in capsys.readouterr().err
+    (tmp_path / "bad.warc.gz").write_bytes(gzip.compress(b"not a WARC\n"))
+    with pytest.raises(SystemExit) as stop:            # warcio's own error, not an OSError
+        main(["info", str(tmp_path / "bad.warc.gz")])
+    assert stop.value.code == 2 and "Unknown archive format" in capsys.readouterr().err
     with pytest.raises(SystemExit) as stop:
         main(["serve", "demo", "--host", "0.0.0.0"])
     assert stop.value.code == 1 and "loopback only" in capsys.readouterr().err

@@ -78,11 +78,19 @@ class Command(ScrapyCrawl):
 
 
 def failed_run(crawler) -> bool:
-    """The crawl ended with no seed fetched (all unreachable or refused): a failed run, for
-    cron and scripts, which see the exit status only."""
+    """The run fetched nothing: no seed could be fetched (all unreachable or refused), or
+    it tried and received no response at all, only download errors (the network down on a
+    resumed job, whose seeds are fetched already; a run stopped by a time limit or Ctrl-C
+    before anything answered).  A failed run for cron and scripts, which see the exit status
+    only; a run with nothing to do is not one."""
     stats = getattr(crawler, "stats", None)
-    reason = stats.get_value("crawl/stop_reason") if stats is not None else None
-    return isinstance(reason, str) and reason.startswith(NO_SEED_FETCHED)
+    if stats is None:
+        return False
+    reason = stats.get_value("crawl/stop_reason")
+    if isinstance(reason, str) and reason.startswith(NO_SEED_FETCHED):
+        return True
+    return bool(stats.get_value("downloader/exception_count")) and \
+        not stats.get_value("response_received_count")
 
 
 def _retrieve_setup_error(task: asyncio.Future) -> None:

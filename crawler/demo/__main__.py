@@ -19,13 +19,16 @@ from ..testweb.server import serve_in_thread
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m crawler.demo", description=__doc__)
     ap.add_argument("--out", default="demo-output",
-                    help="folder for the demo's corpus/, state/ and crawl.log (those three are "
-                         "replaced at each run unless --keep; nothing else in it is touched)")
+                    help="folder for the demo's corpus/ and state/ (replaced at each run "
+                         "unless --keep) and crawl.log (the last run's Scrapy log); nothing "
+                         "else in it is touched")
     ap.add_argument("--method", default="auto", help="EXTRACTION_METHOD")
     ap.add_argument("--keep", action="store_true",
                     help="continue the earlier demo output's corpus and state")
     args = ap.parse_args(argv)
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        ap.error(f"--out {out}: not a folder")
     corpus, state, scrapy_log = out / "corpus", out / "state", out / "crawl.log"
     if not args.keep:
         for path in (corpus, state):

@@ -60,9 +60,9 @@ SPIDER_ARGUMENTS = ("seed", "topic", "strategy", "allowed_domains", "sitemap")
 
 # the errors of a body that does not decode (a lying Content-Encoding), not of the network
 UNDECODABLE_BODY = (gzip.BadGzipFile, zlib.error)
-# a comma before another URL's scheme separates seeds; one inside a URL
-# (/wiki/Miami,_Florida) does not
-_SEED_SEPARATOR = re.compile(r",(?=\s*[A-Za-z][A-Za-z0-9+.-]*://)")
+# a comma before another URL's scheme, before white space or at the end separates seeds;
+# one inside a URL (/wiki/Miami,_Florida) does not
+_SEED_SEPARATOR = re.compile(r",(?=\s|$|[A-Za-z][A-Za-z0-9+.-]*://)")
 # a seed file's comment: a line from "#", or "#" after white space (a URL's fragment follows
 # no space)
 _SEED_COMMENT = re.compile(r"(?:^|\s)#.*")

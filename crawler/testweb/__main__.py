@@ -9,6 +9,8 @@ import logging
 import sys
 from collections import Counter
 
+from warcio.exceptions import ArchiveLoadFailed
+
 from .archive import WebArchive, host_of, load_web
 from .server import serve
 
@@ -55,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         web = load_web(args.web)
-    except (OSError, ValueError) as err:        # no WARC there, an unreadable archive
+    except (OSError, ValueError, ArchiveLoadFailed) as err:   # no WARC there, not a WARC
         parser.exit(2, f"{parser.prog}: error: {err}\n")
     if args.command == "info":
         print(_info(web))
@@ -73,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         serve(web, args.host, args.port, on_ready=ready)
     except KeyboardInterrupt:
         print("stopped")
+    except BrokenPipeError:                     # the reader of its output went away
+        return 0
     except (OSError, ValueError) as err:        # port in use, a host that is not loopback
         parser.exit(1, f"{parser.prog}: cannot serve on {args.host}:{args.port}: {err}\n")
     return 0
