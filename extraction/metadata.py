@@ -492,14 +492,15 @@ def resolved(base: str | None, href: str) -> str | None:
     return url
 
 
-# " | ", " - ", " – ", " — ", " · ", " • ", " » ", " :: ", "｜" between a headline and a site name
+# " | ", " - ", " – ", " — ", " · ", " • ", " » ", " › ", " « ", " :: ", "｜" between a headline and
+# a site name
 # (" - " between two numbers is a score or a span: "Arsenal 2 - 1 Chelsea", "2020 - 2021");
 # "_" and "--" touching Chinese or Japanese ("标题_频道_网站", "标题--网站"), and "_" before a
 # capitalised word after a lower-case one ("Headline_English_Xinhua"; "snake_case" stays);
 # a run of "_" or "-" is matched from its start only (linear time)
 _CJK_SIDE = "\u3040-\u30ff\u4e00-\u9fff\uff01-\uff5e）】」』》"
 _TITLE_SEPARATOR = re.compile(
-    r"\s+(?:[|–—·•»]|::)\s+|(?<!\d)\s+-\s+|\s+-\s+(?!\d)|\s*[|»•｜]\s*"
+    r"\s+(?:[|–—·•»›«]|::)\s+|(?<!\d)\s+-\s+|\s+-\s+(?!\d)|\s*[|»•｜]\s*"
     rf"|(?<=[{_CJK_SIDE}])(?:_+|-{{2,}})|(?<![_-])(?:_+|-{{2,}})(?=[{_CJK_SIDE}])"
     r"|(?<=[a-z)])_(?=[A-Z][a-z])")
 # a heading's permalink mark (Sphinx's ¶, §, 🔗; Markdown renderers' " #", not C#'s)
@@ -507,7 +508,7 @@ _HEADING_MARKS = "¶§🔗"
 _JOINED = re.compile(r"_+|-{2,}")
 # a page number after a separator ("Thread - Page 3", "Archives - Page 2 of 14"): never the
 # headline, and it makes the pages of one thread look different
-_SPACED_MARK = r"\s+(?:[-|–—·•»｜]|::)\s+"
+_SPACED_MARK = r"\s+(?:[-|–—·•»›«｜]|::)\s+"
 _PAGE_NUMBER = re.compile(
     rf"{_SPACED_MARK}(?:page|p\.|pg\.?|seite|página|pagina)\s*\d+"
     rf"(?:\s*(?:of|/|von|de)\s*\d+)?(?={_SPACED_MARK}|\s*$)", re.I)

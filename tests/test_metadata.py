@@ -471,3 +471,20 @@ def test_many_site_colons_in_a_title_with_siblings_cost_linear_time():
     page = f"<html><head><title>{title}</title></head><body>{ARTICLE}</body></html>"
     extract_document(parse(page, url="https://zebra.example.com/a"),
                      sibling_titles=[title[:-3] + "xyz"])
+
+
+@pytest.mark.parametrize("title, h1, expected", [
+    ("Free Range Librarian › The Reluctant Cataloger", "Free Range Librarian",
+     "The Reluctant Cataloger"),
+    ("Quotation of the Day « Healthcare Economist", None, "Quotation of the Day")])
+def test_guillemet_and_single_angle_quote_separate_a_site_name(title, h1, expected):
+    """Found by a review: WordPress themes' "›" and "«" were not separators, so a site-logo
+    <h1> or the whole "Post « Blog" title came out (6 shared pages: dnR280, dnR288, ...)."""
+    from extraction import extract
+
+    heading = f"<h1>{h1}</h1>" if h1 else ""
+    html = (f"<html><head><title>{title}</title></head><body>{heading}<p>"
+            + "Words of the post, written for the blog. " * 20 + "</p></body></html>")
+    # (the site's host names it: "freerangelibrarian.com", "healthcare-economist.com")
+    url = f"https://{'freerangelibrarian' if h1 else 'healthcare-economist'}.com/2009/03/post/"
+    assert extract(html, url).title == expected
