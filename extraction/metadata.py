@@ -342,6 +342,8 @@ def _in_article(el) -> bool:
 
 # a year in a date: 1500-2099 (not Go's zero time "0001-01-01", not "TBD" or a clock "4:04 PM")
 _DATE_FIELDS = ("date", "date_modified")
+# an ISO 8601 date ("2019-11-20", "2019-11-20T13:42:06+08:00")
+_ISO_DATE = re.compile(r"\s*\d{4}-\d{2}-\d{2}")
 _DATE_YEAR = re.compile(r"(?:^|\D)(?:1[5-9]|20)\d\d")
 
 
@@ -451,12 +453,16 @@ def read_metadata(doc: Document) -> dict[str, Any]:
                     and not (field in _DATE_FIELDS and not plausible_date(value)):
                 out[field] = value
                 break
-    if doc.json_ld:
-        for field, value in json_ld_metadata(doc).items():
-            if field not in _DATE_FIELDS or plausible_date(value):
-                out.setdefault(field, value)
-    if "date" not in out or "author" not in out:
-        for field, value in markup_metadata(doc).items():
+    later = [json_ld_metadata(doc)] if doc.json_ld else []
+    if "date" not in out or "author" not in out or not _ISO_DATE.match(out["date"]):
+        later.append(markup_metadata(doc))
+    for found in later:
+        for field, value in found.items():
+            if field in _DATE_FIELDS and not plausible_date(value):
+                continue
+            if field in _DATE_FIELDS and field in out and not _ISO_DATE.match(out[field]) \
+                    and _ISO_DATE.match(value):
+                out[field] = value      # a machine-readable date over a display form
             out.setdefault(field, value)
     out["html_title"] = html_title(doc)
     out["h1"] = _first_text(doc, "h1")

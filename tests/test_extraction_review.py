@@ -143,3 +143,16 @@ def test_a_url_or_a_path_given_as_the_page_is_refused_with_a_reason(address):
 
 def test_no_siblings_given_as_none():
     assert "A sentence" in extract(f"<body>{ARTICLE}</body>", siblings=None).text
+
+
+def test_an_iso_date_wins_over_a_display_form_of_it():
+    """Found by a review: a meta "November 20, 2019 13:42" was reported although the page's
+    JSON-LD said "2019-11-20 13:42:06+08:00" (2 shared pages)."""
+    html = ('<html><head><meta name="date" content="November 20, 2019 13:42">'
+            '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": '
+            '"2019-11-20 13:42:06+08:00"}</script></head><body>' + ARTICLE + "</body></html>")
+    assert extract(html).metadata["date"] == "2019-11-20 13:42:06+08:00"
+    html = ('<html><head><meta name="date" content="Tue Nov 19 2019 03:05:46 GMT+0000"></head>'
+            '<body><article><time datetime="2019-11-19">Nov 19</time>' + ARTICLE
+            + "</article></body></html>")
+    assert extract(html).metadata["date"] == "2019-11-19"
