@@ -130,8 +130,9 @@ def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
                        fields=(("url", page.url), ("warc_date", page.date)))
 
 
-def _extract_row(job: _Job, method: str, with_reason: bool, full: bool) -> tuple[dict, bool]:
-    """The output row of one page and whether its text is empty (never raises)."""
+def _extract_row(job: _Job, method: str, with_reason: bool, full: bool
+                 ) -> tuple[dict, str | None]:
+    """The output row of one page and, when its text is empty, why (never raises)."""
     try:
         if job.error:
             result, text, reason = None, "", job.error
@@ -150,7 +151,7 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool) -> tuple
             row.update(title=result.title, language=result.language)
     if with_reason and reason:
         row["reason"] = reason
-    return row, not text
+    return row, None if text else (reason or "no main text")
 
 
 def _batches(jobs: Iterator[_Job], size: int) -> Iterator[list[_Job]]:
@@ -207,10 +208,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
             # bounded windows, in input order: a large archive is never held in memory whole
             for batch in _batches(jobs, 64 * max(1, args.workers)):
                 rows = pool.map(work, batch, chunksize=4) if pool else map(work, batch)
-                for row, is_empty in rows:
-                    if is_empty:
+                for row, why_empty in rows:
+                    if why_empty is not None:
                         empty += 1
-                        log.warning("%s: empty text (%s)", row["id"], row.get("reason", ""))
+                        log.warning("%s: empty text (%s)", row["id"], why_empty)
                     handle.write(json.dumps(row, ensure_ascii=False) + "\n")
                 pages += len(batch)
                 progress.update(len(batch))

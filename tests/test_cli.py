@@ -40,7 +40,7 @@ def test_a_missing_sibling_file_is_a_message_not_a_traceback(tmp_path, capsys):
         "directory\n"
 
 
-def test_batch_never_aborts_on_a_bad_page(tmp_path):
+def test_batch_never_aborts_on_a_bad_page(tmp_path, caplog):
     folder = tmp_path / "in"
     folder.mkdir()
     (folder / "good.html").write_bytes((PAGES / "article-en.html").read_bytes())
@@ -51,6 +51,8 @@ def test_batch_never_aborts_on_a_bad_page(tmp_path):
     rows = {r["id"]: r["text"] for r in map(json.loads, out.read_text().splitlines())}
     assert set(rows) == {"good", "binary", "empty"}
     assert "harvesting the tides" in rows["good"] and rows["binary"] == rows["empty"] == ""
+    # the warning gives the reason without --with-reason (it said "empty text ()")
+    assert "empty: empty text (empty input)" in caplog.text
 
 
 def _warc(path: Path, records: list[tuple[str, str, list, bytes]], truncate: int = 0) -> None:
