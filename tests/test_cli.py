@@ -55,6 +55,21 @@ def test_batch_never_aborts_on_a_bad_page(tmp_path, caplog):
     assert "empty: empty text (empty input)" in caplog.text
 
 
+def test_batch_skips_pages_over_max_bytes_with_the_reason(tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    page = (PAGES / "article-en.html").read_bytes()
+    (folder / "small.html").write_bytes(page)
+    (folder / "big.html").write_bytes(page.replace(b"</body>", b"<p>x</p>" * 5000 + b"</body>"))
+    out = tmp_path / "pred.jsonl"
+    limit = str(len(page) + 100)
+    assert main(["batch", "--input", str(folder), "--output", str(out), "--quiet",
+                 "--with-reason", "--max-bytes", limit]) == 0
+    rows = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert "harvesting the tides" in rows["small"]["text"]
+    assert rows["big"]["text"] == "" and "over --max-bytes" in rows["big"]["reason"]
+
+
 def _warc(path: Path, records: list[tuple[str, str, list, bytes]], truncate: int = 0) -> None:
     """A gzip WARC of ``(url, status line, HTTP headers, body)`` response records, a request
     record before each; ``truncate`` cuts that many bytes off the end."""
