@@ -564,10 +564,11 @@ def _drop_hidden(root: etree._Element) -> None:
                 total = _text_length(root)
             if chars > HIDDEN_MAX_SHARE * total:
                 continue
-            if how == "visibility" and chars > REVEALED_MIN_SHARE * total \
-                    and _visible_chars(el) > 200 and _link_share(el) < 0.5:
-                revealed.append(el)
-                continue
+            if how == "visibility" and chars > REVEALED_MIN_SHARE * total:
+                visible = _visible_chars(el)
+                if visible > 200 and _link_share(el, visible) < 0.5:
+                    revealed.append(el)
+                    continue
         _remove_keeping_tail(el)
         removed.add(el)
     for el in revealed:
@@ -580,9 +581,8 @@ def _visible_chars(el: etree._Element) -> int:
     return sum(len(word) for word in el.xpath("string()").split())
 
 
-def _link_share(el: etree._Element) -> float:
-    """The share of ``el``'s characters (whitespace not counted) in its links."""
-    chars = _visible_chars(el)
+def _link_share(el: etree._Element, chars: int) -> float:
+    """The share of ``el``'s ``chars`` characters (:func:`_visible_chars`) in its links."""
     return sum(_visible_chars(a) for a in el.iter("a")) / chars if chars else 0.0
 
 

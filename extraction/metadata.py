@@ -367,9 +367,13 @@ _BY = re.compile(r"by\s+(?=\S)", re.I)
 def _author_name(text: str | None) -> str | None:
     """A person's name from an author element's text: not a URL, not a link's label ("View
     Profile", "About Me", "Google+"), without a leading "By "."""
-    if not text or _is_url(text) or _LINK_LABEL.fullmatch(text.strip()):
+    if not text or _is_url(text):
         return None
-    return _BY.sub("", text.strip(), count=1) if _BY.match(text.strip()) else text
+    stripped = text.strip()
+    if _LINK_LABEL.fullmatch(stripped):
+        return None
+    by = _BY.match(stripped)
+    return stripped[by.end():] if by else text
 
 
 def markup_metadata(doc: Document) -> dict[str, str]:
