@@ -556,8 +556,9 @@ def _drop_hidden(root: etree._Element) -> None:
         how = ("attribute" if _hidden_attribute(el) or _closed_dialog(el)
                else _hides(el.get("style") or ""))
         if not how or el.getparent() is None or any(
-                a in removed or a in revealed for a in el.iterancestors()):
-            continue                        # (inside a revealed one: shown or gone with it)
+                a in removed or (how == "visibility" and a in revealed)
+                for a in el.iterancestors()):
+            continue    # (hidden by visibility inside a revealed one: shown or gone with it)
         chars = _text_length(el)
         if chars > 200:
             if total is None:

@@ -295,6 +295,10 @@ def test_the_visibility_rule_does_not_depend_on_order_markup_or_nesting():
     for first, second in ((revealed, hidden), (hidden, revealed)):
         html = f"<body>{first}{article}</div>{second}{article}</div>{comments}</body>"
         assert page_text(html).count("Paragraph 0:") == 1
+    # what display:none hides inside the revealed body stays hidden (found reading the change)
+    html = (f"<body>{revealed}{article}<div style='display:none'>UNSEEN prompt</div></div>"
+            f"{comments}</body>")
+    assert "Paragraph 0:" in page_text(html) and "UNSEEN" not in page_text(html)
     spans = "".join(f"<span>{c}</span>" for c in "天气一热空调就成了续命神器可不少人发现" * 12)
     assert "天气一热" in page_text(f"<body>{revealed}{spans}</div>{comments}</body>")
     big = ARTICLE * 8000                # (the hidden copy of the shown text goes, once)
