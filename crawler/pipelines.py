@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from scrapy.crawler import Crawler
 
-from extraction import extract_document
+from extraction import extract_document, markdown_of
 from extraction.methods import canonical as method_name
 
 from .corpus import (MAX_LINK_SHARE, MIN_CHARS, ShardWriter, compression, documents_since,
@@ -23,7 +23,7 @@ from .dedup import text_sha1
 from .relevance.frequencies import atomic_write_text
 from .extensions import end_crawl
 from .items import PageItem
-from .setting_values import number_setting
+from .setting_values import bool_setting, number_setting
 
 log = logging.getLogger(__name__)
 SIBLING_METHODS = ("e5", "e6")
@@ -145,8 +145,9 @@ class CorpusWriterPipeline(_StatePipeline):
     """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards
     (``.jsonl.gz`` with ``CORPUS_COMPRESS=gzip``): on-topic pages that are not duplicates, not
     ``noindex``, not hubs (main text more than ``CORPUS_MAX_LINK_SHARE`` link text) and not
-    short (``CORPUS_MIN_CHARS``); with ``FEATURE_LEARN_FROM=written`` (the default) a written
-    page then feeds the dynamic feature library."""
+    short (``CORPUS_MIN_CHARS``); with ``CORPUS_MARKDOWN`` each document also holds its main
+    text as Markdown; with ``FEATURE_LEARN_FROM=written`` (the default) a written page then
+    feeds the dynamic feature library."""
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
@@ -158,6 +159,7 @@ class CorpusWriterPipeline(_StatePipeline):
         self.compress = compression(crawler.settings.get("CORPUS_COMPRESS"))
         self.shard_docs = number_setting(crawler.settings, "CORPUS_SHARD_DOCS", 1000,
                                          integer=True, minimum=1)
+        self.markdown = bool_setting(crawler.settings, "CORPUS_MARKDOWN")
         self._stopping = False
 
     def open_spider(self, spider=None) -> None:
@@ -238,6 +240,8 @@ class CorpusWriterPipeline(_StatePipeline):
                 record = item.document()
                 record["topic"] = self.state.topic.name
                 record["content_sha1"] = text_sha1(record["text"])
+                if self.markdown:
+                    record["markdown"] = markdown_of(item.doc, item.extraction)
                 try:
                     self._archive(item, record)
                     self.writer.write(record)

@@ -21,10 +21,12 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           ``subjects=0.5,judgments=0.5`` (unset: 1.0 each)
 ``CORPUS_SHARD_DOCS``     documents per corpus shard (default 1000)
 ``CORPUS_COMPRESS``       ``gzip``: shards are ``part-NNNNN.jsonl.gz`` (default: plain ``.jsonl``)
+``CORPUS_MARKDOWN``       each document also holds its main text as Markdown (``markdown``:
+                          headings, lists, quotes, code, tables; default False)
 ``CORPUS_MAX_LINK_SHARE`` an on-topic page whose main text is more than this share link text
                           (a hub: home, section or tag page) is not written (default 0.5; 1: off;
-                          measured on the main-text nodes the method reports: auto, E2; E1's
-                          leave link text out and E3-E6 report none, so it never fires there)
+                          measured on the main-text nodes the method reports; E1's leave link
+                          text out, so it never fires with E1)
 ``CORPUS_MIN_CHARS``      an on-topic page with less main text (non-space characters) is not
                           written (default 200; 0: off)
 ``CORPUS_WARC``           also archive HTTP responses as WARC files under <CORPUS_DIR>/warc/:
@@ -184,6 +186,7 @@ RELEVANCE_MIN_CONCEPTS = None
 RELEVANCE_CATEGORY_WEIGHTS = None
 CORPUS_SHARD_DOCS = 1000
 CORPUS_COMPRESS = ""   # or "gzip" (crawler/corpus.py)
+CORPUS_MARKDOWN = False    # extraction/markdown.py
 CORPUS_MAX_LINK_SHARE = 0.5
 CORPUS_MIN_CHARS = 200
 FOLLOW_SITEMAPS = True     # the seeds' hosts' robots.txt Sitemap: lines (crawler/sitemaps.py)

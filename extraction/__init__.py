@@ -14,13 +14,16 @@ import logging
 import re
 from typing import Any, Iterable, Sequence
 
+import numpy as np
+
 from .document import Document, ParseError, parse
+from .markdown import to_markdown
 from .metadata import choose_title, detect_language, html_title, read_metadata
 from .methods import METHOD_NAMES, canonical, get_method
 from .result import ExtractionResult, Selection
 
-__all__ = ["extract", "extract_document", "parse", "Document", "ExtractionResult", "Selection",
-           "METHOD_NAMES", "ParseError"]
+__all__ = ["extract", "extract_document", "markdown_of", "parse", "Document", "ExtractionResult",
+           "Selection", "METHOD_NAMES", "ParseError"]
 
 log = logging.getLogger(__name__)
 # format characters that render as nothing and only split words for a reader of the text: soft
@@ -50,21 +53,24 @@ def _parse_siblings(siblings: Iterable[str | bytes | Document] | None) -> list[D
 
 def extract(html: str | bytes | None, url: str | None = None, *, method: str = "auto",
             siblings: Iterable[str | bytes | Document] | None = (), language: str | None = None,
-            content_type: str | None = None, **options: Any) -> ExtractionResult:
+            content_type: str | None = None, markdown: bool = False,
+            **options: Any) -> ExtractionResult:
     """Extract the main text of one page.  Never raises on bad input.
 
     ``html``: the page, ``str`` or raw ``bytes`` (the encoding is detected: BOM, HTTP
     ``content_type``, in-page declaration, then statistics).  ``siblings``: other pages of the
     same site/template (used by E5 and E6).  ``language``: overrides language detection.
-    ``options`` are passed to the method (e.g. ``T=0.3`` for E1).
+    ``markdown``: also give the main text as Markdown (``result.markdown``, see
+    :mod:`extraction.markdown`).  ``options`` are passed to the method (e.g. ``T=0.3`` for E1).
     """
     name = canonical(method)  # an unknown method name is a programming error: it raises
     try:
         doc = parse(html, url, content_type)
     except ParseError as err:
-        return ExtractionResult("", None, name, 0.0, reason=str(err), url=url)
+        return ExtractionResult("", None, name, 0.0, reason=str(err), url=url,
+                                markdown="" if markdown else None)
     return extract_document(doc, method=name, siblings=_parse_siblings(siblings),
-                            language=language, **options)
+                            language=language, markdown=markdown, **options)
 
 
 def _without_invisible(text: str) -> str:
@@ -83,7 +89,7 @@ def _without_invisible(text: str) -> str:
 
 def extract_document(doc: Document, *, method: str = "auto", siblings: list[Document] = (),
                      language: str | None = None, sibling_titles: Sequence[str] = (),
-                     **options: Any) -> ExtractionResult:
+                     markdown: bool = False, **options: Any) -> ExtractionResult:
     """Like :func:`extract` for an already parsed page (the crawler parses once, then reuses).
     ``sibling_titles``: the ``<title>`` of other pages of the site besides ``siblings``'
     (they show the site's title template, :func:`metadata.template_free`)."""
@@ -93,13 +99,15 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         selection = get_method(name)(doc, list(siblings), **options)
     except (RecursionError, MemoryError) as err:
         return ExtractionResult("", None, name, 0.0, reason=f"page too complex: {err!r}",
-                                url=doc.url, encoding=doc.encoding)
+                                url=doc.url, encoding=doc.encoding,
+                                markdown="" if markdown else None)
     except TypeError:
         raise  # wrong options: the caller's error
     except Exception as err:  # a bug must not lose the page for a crawl: report it
         log.exception("extraction method %s failed on %s", name, doc.url)
         return ExtractionResult("", None, name, 0.0, reason=f"internal error: {err!r}",
-                                url=doc.url, encoding=doc.encoding)
+                                url=doc.url, encoding=doc.encoding,
+                                markdown="" if markdown else None)
     text = selection.text
     if INVISIBLE.search(text):
         text = _without_invisible(text)
@@ -107,10 +115,24 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         selection.reason = "no main text found"
     lang = language or detect_language(text or doc.text_of(doc.kind == 1)[:5000],
                                        meta.get("declared_language"))
-    return ExtractionResult(
+    result = ExtractionResult(
         text=text, title=choose_title(meta, doc, [*sibling_titles, *filter(None, (
             html_title(s) for s in siblings))]), method=name,
         confidence=round(float(selection.confidence), 4),
         reason=None if text else selection.reason, language=lang, encoding=doc.encoding,
         url=doc.url, metadata=meta, info=selection.info, nodes=selection.nodes,
     )
+    if markdown:
+        result.markdown = markdown_of(doc, result)
+    return result
+
+
+def markdown_of(doc: Document, result: ExtractionResult) -> str:
+    """The main text of ``result``, extracted from ``doc``, as Markdown (headings, lists,
+    quotes, code and data tables; :mod:`extraction.markdown`); "" when it has no text."""
+    if not result.text or result.nodes is None:
+        return ""
+    keep = np.zeros(doc.size, dtype=bool)
+    keep[np.asarray(result.nodes, dtype=np.int64)] = True
+    out = to_markdown(doc, keep)
+    return _without_invisible(out) if INVISIBLE.search(out) else out

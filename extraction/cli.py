@@ -51,7 +51,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
             print(f"{shown(name)}: cannot read: {err.strerror}", file=sys.stderr)
             status = 1
             continue
-        result = extract(data, args.url, method=args.method, siblings=siblings)
+        result = extract(data, args.url, method=args.method, siblings=siblings,
+                         markdown=args.markdown)
         if args.json:
             row = result.to_dict()
             row["file"] = shown(name)
@@ -60,7 +61,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             if len(args.files) > 1:
                 print(f"==> {shown(name)} <==")
             if result.text:
-                print(result.text)
+                print(result.markdown if args.markdown else result.text)
             else:
                 print(f"{shown(name)}: no main text: {result.reason}", file=sys.stderr)
     return status
@@ -130,8 +131,8 @@ def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
                        fields=(("url", page.url), ("warc_date", page.date)))
 
 
-def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_bytes: int = 0
-                 ) -> tuple[dict, str | None]:
+def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_bytes: int = 0,
+                 markdown: bool = False) -> tuple[dict, str | None]:
     """The output row of one page and, when its text is empty, why (never raises).  A page
     over ``max_bytes`` (when not 0) is not extracted: ``auto`` peaked at about 1.5 GB on a
     20 MB page, in each worker."""
@@ -143,15 +144,19 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_byte
                 f"page of {len(job.body):,} bytes, over --max-bytes {max_bytes:,}"
         else:
             result = extract(job.body, job.url, method=method, siblings=job.siblings,
-                             content_type=job.content_type)
+                             content_type=job.content_type, markdown=markdown)
             text, reason = result.text, result.reason
     except Exception as err:  # noqa: BLE001 - never abort a batch on one page
         result, text, reason = None, "", f"failed: {err!r}"
     row: dict = {"id": job.key, **dict(job.fields)}
     if full and result is not None:
         row.update((k, v) for k, v in result.to_dict().items() if k not in row)
+    elif full and markdown:
+        row["markdown"] = ""
     else:
         row["text"] = text
+        if markdown:
+            row["markdown"] = result.markdown if result is not None else ""
         if job.fields and result is not None:
             row.update(title=result.title, language=result.language)
     if with_reason and reason:
@@ -193,7 +198,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     jobs = _warc_jobs(warcs) if warcs else _folder_jobs(source, files)
     total = None if warcs else len(files)
     work = partial(_extract_row, method=args.method, with_reason=args.with_reason,
-                   full=args.full, max_bytes=args.max_bytes)
+                   full=args.full, max_bytes=args.max_bytes, markdown=args.markdown)
     out = Path(args.output)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -286,6 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--siblings", nargs="*", default=[], help="other pages of the same site")
     p.add_argument("--url", default=None, help="the page URL (for relative links, metadata)")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
+    p.add_argument("--markdown", action="store_true",
+                   help="print the main text as Markdown (headings, lists, quotes, code, "
+                        "tables); with --json, a \"markdown\" field")
     p.set_defaults(func=cmd_extract)
 
     p = sub.add_parser("batch", help="extract every page of a folder or WARC archive into JSONL")
@@ -299,6 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--full", action="store_true",
                    help="write the whole result (title, metadata, language, ...) per page")
     p.add_argument("--with-reason", action="store_true", help="add the reason of empty results")
+    p.add_argument("--markdown", action="store_true",
+                   help="add a \"markdown\" field: the main text as Markdown")
     p.add_argument("--max-bytes", type=_positive, default=0,
                    help="skip pages larger than this many bytes, with the reason (default: no "
                         "limit; auto peaked at about 1.5 GB on a 20 MB page, in each worker)")

@@ -173,13 +173,24 @@ class Document:
         Lines break at block-level elements and ``<br>``; cells and options are separated by a
         space.
         """
-        if keep is None:
-            keep = np.zeros(self.size, dtype=bool)
-            for n in nodes or ():
-                keep[n:self.end[n]] = True
+        _, pieces, seps, _ = self.pieces(self.mask_of(nodes) if keep is None else keep)
+        return "".join([s + p for s, p in zip(seps, pieces)]).strip()
+
+    def mask_of(self, nodes: Sequence[int] | None) -> np.ndarray:
+        """The mask of the nodes in the subtrees of ``nodes``."""
+        keep = np.zeros(self.size, dtype=bool)
+        for n in nodes or ():
+            keep[n:self.end[n]] = True
+        return keep
+
+    def pieces(self, keep: np.ndarray) -> tuple[list[int], list[str], list[str], dict[int, str]]:
+        """The kept text runs in document order, as :meth:`text_of` writes them: their node
+        ids, their text (whitespace collapsed), the separator before each ("\\n" where a line
+        breaks, " " or ""; "" before the first) and the ``{node: text}`` of the outermost
+        ``<pre>`` kept whole, whose text (lines kept) stands for all of their runs."""
         ids = np.flatnonzero(keep & (self.kind == TEXT))
         if not len(ids):
-            return ""
+            return [], [], [], {}
         preformatted, covered = self._preformatted(keep) if len(self._pre_nodes) else ({}, None)
         if preformatted:
             ids = ids[~covered[ids]]
@@ -194,14 +205,15 @@ class Document:
         line, cell = self.line[ids], self.cell[ids]
         new_line = (line[1:] != line[:-1]).tolist()
         new_cell = (cell[1:] != cell[:-1]).tolist()
-        out = [pieces[0]]
+        seps = [""]
         for k in range(1, len(pieces)):
             if new_line[k - 1]:
-                out.append("\n")
+                seps.append("\n")
             elif new_cell[k - 1] or raws[k - 1][-1:].isspace() or raws[k][:1].isspace():
-                out.append(" ")
-            out.append(pieces[k])
-        return "".join(out).strip()
+                seps.append(" ")
+            else:
+                seps.append("")
+        return order, pieces, seps, preformatted
 
     @cached_property
     def _pre_nodes(self) -> np.ndarray:

@@ -25,7 +25,8 @@ class ExtractionResult:
     """Main text, title and metadata of a page.
 
     ``reason`` says why ``text`` is empty (``None`` otherwise); ``info`` holds method details,
-    e.g. ``{"geometry": "approximated"}`` for E3/E5/E6.
+    e.g. ``{"geometry": "approximated"}`` for E3/E5/E6; ``markdown``, when asked for, the same
+    text as Markdown.
     """
 
     text: str
@@ -39,10 +40,13 @@ class ExtractionResult:
     metadata: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
     nodes: Any = field(default=None, repr=False, compare=False)  # main-text node ids (Document)
+    markdown: str | None = field(default=None, repr=False)  # with extract(..., markdown=True)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out.pop("nodes", None)
+        if out["markdown"] is None:     # (asked for: a key of its own)
+            del out["markdown"]
         return out
 
     def __bool__(self) -> bool:

@@ -27,6 +27,25 @@ def test_extract_json(capsys):
     assert row["method"] == "auto" and "三峡" in row["text"] and row["encoding"] == "gb18030"
 
 
+def test_extract_and_batch_give_markdown_on_request(tmp_path, capsys):
+    assert main(["extract", str(PAGES / "qa-page.html"), "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "\n```\ndf['timestamp'] = pd.to_datetime(" in out and "Pass `utc=True`." in out
+    main(["extract", str(PAGES / "qa-page.html"), "--markdown", "--json"])
+    row = json.loads(capsys.readouterr().out)
+    assert row["markdown"].startswith(out.strip()[:200]) and "```" not in row["text"]
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "qa.html").write_bytes((PAGES / "qa-page.html").read_bytes())
+    (folder / "empty.html").write_bytes(b"")
+    for extra in ([], ["--full"]):
+        pred = tmp_path / "pred.jsonl"
+        assert main(["batch", "--input", str(folder), "--output", str(pred), "--quiet",
+                     "--markdown", *extra]) == 0
+        rows = {r["id"]: r for r in map(json.loads, pred.read_text().splitlines())}
+        assert rows["qa"]["markdown"] == row["markdown"] and rows["empty"]["markdown"] == ""
+
+
 def test_unknown_method_is_a_usage_error(capsys):
     with pytest.raises(SystemExit):
         main(["extract", str(PAGES / "article-en.html"), "--method", "nope"])

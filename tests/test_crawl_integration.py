@@ -1,11 +1,13 @@
 """End-to-end focused crawls of the built-in demo web over real loopback HTTP (no mocks)."""
 import json
 import pickle
+import re
 import time
 from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import lxml.html
 import pytest
 
 from crawler.run import FAST_LOCAL, run_crawl
@@ -68,12 +70,16 @@ def test_corpus_holds_on_topic_documents_with_the_documented_fields(full_crawl):
 
 def test_gzip_corpus_holds_the_same_documents(demo, full_crawl, tmp_path):
     """CORPUS_COMPRESS=gzip: the same crawl writes the same documents as .jsonl.gz shards; a
-    bad value stops the crawl at start with a message naming the setting."""
+    bad value stops the crawl at start with a message naming the setting.  With
+    CORPUS_MARKDOWN each document also holds its text as Markdown, which a CommonMark reader
+    reads back as the text's words."""
+    from markdown_it import MarkdownIt
+
     from crawler.corpus import read_shard
 
     web, server = demo
     result, text = _crawl(tmp_path, server, web.seeds, CORPUS_COMPRESS="gzip",
-                          CORPUS_SHARD_DOCS=10)
+                          CORPUS_SHARD_DOCS=10, CORPUS_MARKDOWN=True)
     assert result.returncode == 0, text[-2000:]
     shards = sorted((tmp_path / "corpus" / "documents").glob("part-*"))
     assert shards and all(p.name.endswith(".jsonl.gz") for p in shards)
@@ -82,9 +88,19 @@ def test_gzip_corpus_holds_the_same_documents(demo, full_crawl, tmp_path):
     assert len(docs) >= 15 and all(all(k in d for k in REQUIRED) for d in docs)
     # 16 requests at once: the order differs from run to run, and with it a few verdicts
     assert len({d["url"] for d in docs} & {d["url"] for d in plain}) >= 0.8 * len(plain)
+    reader = MarkdownIt("commonmark").enable("table")
+    words = re.compile(r"\w+")
+    for doc in docs:
+        shown = lxml.html.fromstring("<div>" + reader.render(doc["markdown"]) + "</div>")
+        assert words.findall(shown.text_content()) == words.findall(doc["text"])
+    assert any(line.startswith("#") for d in docs for line in d["markdown"].splitlines())
+    assert not any("markdown" in d for d in plain)
     (tmp_path / "bad").mkdir()
     bad, text = _crawl(tmp_path / "bad", server, web.seeds, CORPUS_COMPRESS="zip")
     assert bad.returncode != 0 and "CORPUS_COMPRESS: expected gzip or nothing" in text
+    (tmp_path / "bad2").mkdir()
+    bad, text = _crawl(tmp_path / "bad2", server, web.seeds, CORPUS_MARKDOWN="maybe")
+    assert bad.returncode != 0 and "CORPUS_MARKDOWN: expected True or False" in text
 
 
 def test_the_crawl_report_matches_the_corpus_and_the_log(full_crawl, capsys):

@@ -608,7 +608,9 @@ def extract_e5(doc: Document, siblings: Sequence[Document] = (), *, Ts: float = 
     info["chosen"] = len(chosen)
     info["top_score"] = top
     nodes = np.sort(np.concatenate([clusters[k] for k in chosen]))
-    out = doc.text_of(nodes=nodes.tolist())
+    keep = doc.mask_of(nodes.tolist())
+    out = doc.text_of(keep)
     if not out:
         return empty("the chosen clusters hold no text", **info)
-    return Selection(out, confidence=min(1.0, max(0.0, top / MAX_POINTS)), info=info)
+    return Selection(out, confidence=min(1.0, max(0.0, top / MAX_POINTS)), info=info,
+                     nodes=np.flatnonzero(keep))

@@ -564,7 +564,8 @@ def extract_e4(doc: Document, siblings: Sequence[Document] = (), *,
     g = float(gamma[row])
     keep = np.zeros(doc.size, dtype=bool)
     keep[node:doc.end[node]] = True
-    text = doc.text_of(keep & alive)
+    keep &= alive
+    text = doc.text_of(keep)
     info = {"node": node, "tag": doc.tag_names[node], "membership": _r(g) if math.isfinite(g)
             else "inf", "cluster": int(np.argmax(G[row])),
             "candidates": int(len(candidates)), "matched": int((gamma >= ACCEPT).sum()),
@@ -572,5 +573,5 @@ def extract_e4(doc: Document, siblings: Sequence[Document] = (), *,
     if not text:
         return empty("selected node has no text", **info)
     confidence = g if membership == "A" else (1.0 if math.isinf(g) else g / (1.0 + g))
-    return Selection(text, confidence=min(1.0, confidence), info=info)
+    return Selection(text, confidence=min(1.0, confidence), info=info, nodes=np.flatnonzero(keep))
 

@@ -394,4 +394,5 @@ def extract_e6(doc: Document, siblings: Sequence[Document] = (), *,
     out = doc.text_of(keep)
     if not out:
         return empty("no text at the end of the extraction path", **info)
-    return Selection(out, confidence=1.0 if len(members) > 1 else 0.5, info=info)
+    return Selection(out, confidence=1.0 if len(members) > 1 else 0.5, info=info,
+                     nodes=np.flatnonzero(keep))

@@ -189,10 +189,12 @@ def extract_e3(doc: Document, siblings: Sequence[Document] = (), *,
     node = units[best]
     keep = np.zeros(doc.size, dtype=bool)
     keep[node:doc.end[node]] = True
-    text = doc.text_of(keep & measures["visible"])
+    keep &= measures["visible"]
+    text = doc.text_of(keep)
     info.update(unit_tag=doc.tag_names[node], node=node, units=len(units),
                 score=round(float(scores[best]), 4),
                 features={k: round(float(v[best]), 4) for k, v in features.items()})
     if not text:
         return empty("no visual unit with text", **info)
-    return Selection(text, confidence=float(np.clip(scores[best], 0.0, 1.0)), info=info)
+    return Selection(text, confidence=float(np.clip(scores[best], 0.0, 1.0)), info=info,
+                     nodes=np.flatnonzero(keep))

@@ -1,0 +1,492 @@
+"""The main text as Markdown (CommonMark with GitHub's tables): the runs a method kept, the
+words of :meth:`Document.text_of` in its order, with the page's structure around them.
+
+- ``<h1>``-``<h6>``: ``#`` headings (the heading's lines joined into one);
+- ``<ul>``/``<ol>`` items: ``-`` and numbered items (an ``<ol>``'s ``start``, ``reversed``
+  and an item's ``value`` followed), nested 4 spaces a level; an item's later lines indented
+  under it;
+- ``<blockquote>``: ``>`` at each level;
+- a ``<pre>`` kept whole: a fenced code block (a fence longer than any run of backticks in
+  it); ``<code>``, ``<kbd>``, ``<samp>``, ``<tt>`` elsewhere: a code span;
+- ``<strong>``/``<b>`` and ``<em>``/``<i>``: ``**`` and ``*`` around their text on one line
+  (not inside headings and code);
+- a data table (:func:`grid_tables`): a pipe table, its first kept row the header;
+  a layout table, its lines as paragraphs;
+- any other line: a paragraph of its own.
+
+Characters that would start markup are escaped with a backslash (a line starting "1. " or
+"# ", ``*``, a backtick, ``<`` before a letter, ``|`` in a cell). [ours: the format and its
+rules; no source paper]
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .document import Document
+
+_HEADINGS = {f"h{k}": k for k in range(1, 7)}
+_LISTS = frozenset(("ul", "ol", "menu", "dir"))
+_CODE = frozenset(("code", "kbd", "samp", "tt"))
+_EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*"}
+_CELLS = frozenset(("td", "th"))
+# what a data table holds none of: a table holding these lays out a page
+_NOT_IN_GRID = frozenset(("table", "ul", "ol", "pre", "blockquote", "form", "h1", "h2", "h3",
+                          "h4", "h5", "h6"))
+GRID_MAX_CELL_CHARS = 300   # [ours] a longer cell is a layout table's column
+
+# at the start of a line: a heading, quote, list item, fence, thematic break or table row
+_LINE_START = re.compile(r"#{1,6}(?:\s|$)|>|[-+*](?:\s|$)|(?:[-*_][ \t]*){3,}$|[-=]+[ \t]*$|```"
+                         r"|~~~")
+_ORDERED_START = re.compile(r"(\d{1,9})([.)])(?=\s|$)")
+# inline: a backslash, backtick or star, an underscore not inside a word, "<" before what
+# could be a tag, "&" of what could be an entity, a "[" before a "](", "][" or "]:" (a link,
+# a reference or its definition)
+_INLINE = re.compile(r"([\\`*]|_(?![^\W_])|(?<![^\W_])_|<(?=[A-Za-z/!?])|\[(?=.*\][(\[:])"
+                     r"|&(?=#?[A-Za-z0-9]+;))")
+_INLINE_CHARS = re.compile(r"[\\`*_<\[&]")     # (a search for them first: most lines have none)
+
+
+@dataclass(frozen=True)
+class _Block:
+    """Where an element sits: the block structure around its text."""
+
+    heading: int = -1         # nearest <h1>-<h6> (node id)
+    level: int = 0            # its level
+    path: tuple = ()          # enclosing <li> (node id) and <blockquote> (-1), outermost first
+    pre: int = -1             # outermost <pre>
+    cell: int = -1            # nearest <td>/<th>
+    row: int = -1             # nearest <tr>
+    table: int = -1           # nearest <table>
+    inline: int = -1          # outermost <strong>/<b>/<em>/<i>/<code>... below the block
+
+    @property
+    def items(self) -> tuple:
+        return tuple(c for c in self.path if c >= 0)
+
+    @property
+    def quotes(self) -> int:
+        return self.path.count(-1)
+
+
+def escape(text: str, *, line_start: bool = True) -> str:
+    """``text`` with the characters that would be read as Markdown escaped (``line_start``:
+    also what would start a block at the start of a line)."""
+    if _INLINE_CHARS.search(text):
+        text = _INLINE.sub(r"\\\1", text)
+    return escape_line_start(text) if line_start else text
+
+
+def escape_line_start(text: str) -> str:
+    """``text`` (escaped inline) with what would start a block at a line's start escaped:
+    "1. " as "1\\. ", "# " as "\\# "."""
+    ordered = _ORDERED_START.match(text)
+    if ordered:
+        return f"{ordered.group(1)}\\{text[ordered.end(1):]}"
+    if _LINE_START.match(text):
+        return "\\" + text
+    return text
+
+
+def code_span(text: str) -> str:
+    """``text`` as an inline code span: delimited by one backtick more than its longest run."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def code_block(text: str, language: str = "") -> str:
+    """A fenced code block, its fence longer than any run of backticks in ``text``."""
+    longest = max((len(run) for run in re.findall("`{3,}", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+# a class naming a code listing's language: "language-python" (Prism, highlight.js, GitHub),
+# "lang-js", Sphinx's "highlight-python" on the <pre>'s parent
+_CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight|sourceCode)-([\w+#.-]+)")
+
+
+def code_language(doc: Document, pre: int) -> str:
+    """The language a ``<pre>``'s class names, or its ``<code>``'s, its parent's or
+    grandparent's (Sphinx), or ""."""
+    el = doc.elements[pre]
+    parent = el.getparent()
+    for holder in (el, *el[:1], parent, parent.getparent() if parent is not None else None):
+        if holder is None:
+            continue
+        found = _CODE_LANGUAGE.search(holder.get("class") or "")
+        language = found.group(1) if found else (holder.get("data-lang") or "").strip()
+        if language and language.lower() not in ("none", "text", "default", "plaintext"):
+            return language if re.fullmatch(r"[\w+#.-]{1,30}", language) else ""
+    return ""
+
+
+# a permalink mark a heading ends with (Sphinx's ¶, MkDocs' ¶ or §, an "#" anchor)
+_PERMALINK = re.compile(r"\s*(?:[¶§🔗]|(?<=\s)#)$")
+
+
+class _Blocks:
+    """:class:`_Block` of every element, computed once per element from its parent's."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.names = doc.tag_names
+        self.known: dict[int, _Block] = {-1: _Block()}
+
+    def of(self, node: int) -> _Block:
+        known, parent = self.known, self.doc.parent
+        chain = []
+        while node not in known:
+            chain.append(node)
+            node = int(parent[node])
+        block = known[node]
+        for node in reversed(chain):
+            block = known[node] = self._child(block, node)
+        return block
+
+    def _child(self, block: _Block, node: int) -> _Block:
+        name = self.names[node]
+        if name in _HEADINGS:
+            return _Block(node, _HEADINGS[name], block.path, block.pre, block.cell, block.row,
+                          block.table)
+        if name == "li" or name == "blockquote":
+            return _Block(path=block.path + (node if name == "li" else -1,), pre=block.pre)
+        if name == "pre":
+            return _Block(block.heading, block.level, block.path,
+                          node if block.pre < 0 else block.pre, block.cell, block.row,
+                          block.table)
+        if name == "table":
+            return _Block(path=block.path, pre=block.pre, table=node)
+        if name == "tr":
+            return _Block(path=block.path, pre=block.pre, table=block.table, row=node)
+        if name in _CELLS:
+            return _Block(path=block.path, pre=block.pre, cell=node, row=block.row,
+                          table=block.table)
+        if block.inline < 0 and (name in _EMPHASIS or name in _CODE):
+            return _Block(block.heading, block.level, block.path, block.pre, block.cell,
+                          block.row, block.table, node)
+        return block
+
+
+def grid_tables(doc: Document, rows: dict[int, set[int]], cell_chars: dict[int, int]
+                ) -> set[int]:
+    """The tables that hold data, not a layout, among those whose kept text is in ``rows``
+    (table -> its rows with kept text): two rows or more, one of two cells or more, no
+    table, list, heading, code, quote or form inside, no cell of more than
+    :data:`GRID_MAX_CELL_CHARS` kept characters (``cell_chars``)."""
+    layout = doc.is_tag(_NOT_IN_GRID)
+    is_cell = doc.is_tag(_CELLS)
+    out = set()
+    for t, kept_rows in rows.items():
+        if len(kept_rows) < 2 or layout[t + 1:doc.end[t]].any():
+            continue
+        if not any(is_cell[doc.element_children(r)].sum() >= 2 for r in kept_rows):
+            continue
+        if any(n > GRID_MAX_CELL_CHARS for c, n in cell_chars.items() if t < c < doc.end[t]):
+            continue
+        out.add(t)
+    return out
+
+
+def _item_marker(doc: Document, item: int) -> str:
+    """``-`` or the item's number in its ``<ol>`` (``start``, ``reversed``, ``value``)."""
+    el = doc.elements[item]
+    parent = el.getparent()
+    if parent is None or parent.tag != "ol":
+        return "-"
+    before = list(el.itersiblings("li", preceding=True))
+    for k, sib in enumerate([el, *before]):          # the nearest item that sets its number
+        value = _number(sib.get("value"))
+        if value is not None:
+            step = -1 if parent.get("reversed") is not None else 1
+            return f"{value + step * k}."
+    start = _number(parent.get("start"))
+    if parent.get("reversed") is not None:
+        count = sum(1 for _ in parent.iterchildren("li"))
+        return f"{(count if start is None else start) - len(before)}."
+    return f"{(1 if start is None else start) + len(before)}."
+
+
+def _number(value: str | None) -> int | None:
+    try:
+        return int(value.strip()) if value is not None else None
+    except ValueError:
+        return None
+
+
+def to_markdown(doc: Document, keep: np.ndarray) -> str:
+    """The Markdown of the kept text runs of ``doc`` (a mask over its nodes)."""
+    ids, pieces, seps, preformatted = doc.pieces(keep)
+    if not ids:
+        return ""
+    blocks = _Blocks(doc)
+    parent = doc.parent
+    where = [blocks.of(int(parent[i])) for i in ids]
+    lines: list[list[int]] = []               # piece indexes of each line
+    for k, sep in enumerate(seps):
+        if k == 0 or sep == "\n":
+            lines.append([k])
+        else:
+            lines[-1].append(k)
+    cell_chars: dict[int, int] = {}
+    for k, b in enumerate(where):
+        if b.cell >= 0:
+            cell_chars[b.cell] = cell_chars.get(b.cell, 0) + len(pieces[k])
+    rows: dict[int, set[int]] = {}
+    for b in where:
+        if b.table >= 0 and b.row >= 0:
+            rows.setdefault(b.table, set()).add(b.row)
+    grids = grid_tables(doc, rows, cell_chars)
+    out: list[_Out] = []
+    prefixes = _Prefixes(doc)
+    k_line = 0
+    while k_line < len(lines):
+        line = lines[k_line]
+        first = where[line[0]]
+        if first.table in grids and first.row >= 0:
+            rows = []
+            while k_line < len(lines) and where[lines[k_line][0]].table == first.table:
+                rows.append(lines[k_line])
+                k_line += 1
+            caption, table = _table(doc, rows, pieces, seps, where)
+            if caption:
+                out.append(prefixes.block("p", escape(caption), first.path))
+            if table:
+                out.append(prefixes.block("table", table, first.path))
+            continue
+        k_line += 1
+        if ids[line[0]] in preformatted:
+            block = code_block(pieces[line[0]], code_language(doc, ids[line[0]]
+                                                              if first.pre < 0 else first.pre))
+            out.append(prefixes.block("code", block, first.path))
+            continue
+        if first.heading >= 0:                  # a heading's lines are one heading
+            while k_line < len(lines) and where[lines[k_line][0]].heading == first.heading \
+                    and ids[lines[k_line][0]] not in preformatted:
+                line = line + lines[k_line]
+                k_line += 1
+        text = _inline(line, pieces, seps, where, doc.tag_names, in_heading=first.heading >= 0)
+        if first.heading >= 0:
+            out.append(prefixes.block(f"h{first.heading}", "#" * first.level + " "
+                                      + _PERMALINK.sub("", text), first.path))
+        else:
+            out.append(prefixes.block("item" if first.items else "p", text, first.path))
+    parts = [out[0].text]
+    for before, block in zip(out, out[1:]):
+        if block.kind == before.kind == "item" and _same_list_block(doc, before, block):
+            parts.append("\n")
+        else:       # a blank line, inside the quotes around both blocks
+            common = _common(before.path, block.path)
+            parts.append("\n" + prefixes.blank(common) + "\n")
+        parts.append(block.text)
+    return "".join(parts)
+
+
+def _common(a: tuple, b: tuple) -> tuple:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+class _Prefixes:
+    """What starts each line of a block inside list items and quotes: ``> `` for a quote, for
+    an item its marker on its first line, else as many spaces as the item's content is
+    indented (nested lists: at least 4 spaces a level)."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.started: set[int] = set()
+        self.markers: dict[int, str] = {}
+        self.other_style: dict[int, bool] = {}    # list -> "*" and ")" instead of "-", "."
+        self.last_items: tuple = ()               # the items the last block was shown in
+
+    def marker(self, item: int, depth: int = 0) -> str:
+        """The item's marker.  A list right after another list of its kind at its depth
+        takes the other marker style ("-"/"*", "."/")"): with the same one, a reader joins
+        the two lists into one."""
+        if item not in self.markers:
+            parent = self.doc.parent
+            holder = int(parent[item])
+            if holder not in self.other_style:
+                before = self.last_items[depth] if len(self.last_items) > depth else -1
+                previous = int(parent[before]) if before >= 0 else -1
+                self.other_style[holder] = previous >= 0 and previous != holder and \
+                    self.doc.tag[previous] == self.doc.tag[holder] and \
+                    not self.other_style.get(previous, False)
+            marker = _item_marker(self.doc, item)
+            if self.other_style[holder]:
+                marker = "*" if marker == "-" else marker[:-1] + ")"
+            self.markers[item] = marker
+        return self.markers[item]
+
+    def block(self, kind: str, text: str, path: tuple) -> "_Out":
+        """The block's lines, each with its prefix.  An item none of whose lines was written
+        (only a list nested in it kept) is no container: its nested items are not indented
+        for it (4 spaces at the start of the text would make a code block)."""
+        first = rest = ""
+        new_item = ""
+        shown = []
+        for k, c in enumerate(path):
+            if c < 0:
+                first += "> "
+                rest += "> "
+                shown.append(c)
+                continue
+            innermost = k == len(path) - 1
+            if c not in self.started and not innermost and path[k + 1] >= 0:
+                continue
+            marker = self.marker(c, sum(1 for x in shown if x >= 0))
+            width = len(marker) + 1 if innermost else max(4, len(marker) + 1)
+            if c not in self.started:       # (an item holding only a quote: "- > text")
+                self.started.add(c)
+                first += marker + " "
+                new_item = "bullet" if marker in ("-", "*", "1.", "1)") else "numbered"
+            else:
+                first += " " * width
+            rest += " " * width
+            shown.append(c)
+        lines = text.split("\n")
+        lines = [first + lines[0], *(rest + line if line else rest.rstrip() for line in
+                                     lines[1:])]
+        self.last_items = tuple(c for c in shown if c >= 0)
+        return _Out(kind, "\n".join(lines), tuple(shown), new_item)
+
+    def blank(self, path: tuple) -> str:
+        """A blank line inside the containers of ``path`` (as :meth:`block` wrote them)."""
+        return "".join("> " if c < 0 else " " * max(4, len(self.marker(c)) + 1)
+                       for c in path).rstrip()
+
+
+@dataclass(frozen=True)
+class _Out:
+    """One block of the output (a heading, paragraph, list line, code block or table)."""
+
+    kind: str
+    text: str
+    path: tuple = ()            # the list items and quotes it is shown in (see _Prefixes)
+    new_item: str = ""          # its item's first line: "bullet" ("-", "1.") or "numbered"
+
+    @property
+    def items(self) -> tuple:
+        return tuple(c for c in self.path if c >= 0)
+
+
+def _same_list_block(doc: Document, a: _Out, b: _Out) -> bool:
+    """Whether list line ``b`` follows line ``a`` without a blank line in one tight list: the
+    next item of ``a``'s list or of a list around it, an item of a list nested in ``a``'s
+    item that may interrupt its paragraph ("-", "1."), or the next line of ``a``'s item."""
+    if -1 in a.path or -1 in b.path:        # (inside quotes: a blank line, quoted)
+        return False
+    a_items, b_items = a.items, b.items
+    if not a_items or not b_items or doc.parent[a_items[0]] != doc.parent[b_items[0]]:
+        return False
+    depth = len(b_items)
+    if b.new_item:
+        if depth <= len(a_items) and b_items[:-1] == a_items[:depth - 1]:
+            return doc.parent[b_items[-1]] == doc.parent[a_items[depth - 1]]
+        return b.new_item == "bullet" and b_items[:-1] == a_items
+    return b_items == a_items
+
+
+# stand-ins while a line is escaped whole: the opening and closing markers of an element's
+# run and a code span's place (never in a text run: the parser makes control characters
+# spaces)
+_STRONG, _EM, _CODE_AT = "\x01", "\x02", "\x03"
+
+
+def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Block],
+            names: list[str], in_heading: bool) -> str:
+    """One line's text, escaped as a whole (a "[", "&" or "<" of one run and what follows
+    it in the next are read together), the runs of one emphasis or code element wrapped in
+    its markers (not in a heading, nor inside a word: "<b>I</b>nternet", a drop cap, stays
+    "Internet")."""
+    out: list[str] = []
+    spans: list[str] = []
+    k = 0
+    while k < len(line):
+        start = line[k]
+        element = where[start].inline
+        end = k + 1
+        while element >= 0 and end < len(line) and where[line[end]].inline == element:
+            end += 1
+        # (a line break inside the line: the lines of a heading)
+        raw = "".join((seps[j].replace("\n", " ") if j != start else "") + pieces[j]
+                      for j in line[k:end])
+        if k:
+            out.append(seps[start].replace("\n", " "))
+        joined = (k and not seps[start] and _wordy(pieces[line[k - 1]][-1:])) or (
+            end < len(line) and not seps[line[end]] and _wordy(pieces[line[end]][:1]))
+        name = names[element] if element >= 0 else ""
+        if name in _CODE and not joined and raw.strip():
+            spans.append(code_span(raw))
+            out.append(_CODE_AT)
+        elif name in _EMPHASIS and not joined and not in_heading and \
+                any(c.isalnum() for c in raw):
+            mark = _STRONG if _EMPHASIS[name] == "**" else _EM
+            out.append(f"{mark}{raw}{mark}")
+        else:
+            out.append(raw)
+        k = end
+    text = "".join(out)
+    if _INLINE_CHARS.search(text):
+        text = _INLINE.sub(r"\\\1", text)
+    if not text.startswith(_CODE_AT):      # (a code span is no fence: it holds its closer)
+        text = escape_line_start(text)
+    if spans:
+        codes = iter(spans)
+        text = re.sub(_CODE_AT, lambda _: next(codes), text)
+    return text.replace(_STRONG, "**").replace(_EM, "*")
+
+
+def _wordy(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _table(doc: Document, rows: list[list[int]], pieces: list[str], seps: list[str],
+           where: list[_Block]) -> tuple[str, str]:
+    """The text in a grid table but in no cell (a caption), and a pipe table of its cells'
+    kept text: one row per ``<tr>``, one column per cell of the widest row (shorter rows
+    padded), the first row the header."""
+    texts: dict[int, dict[int, list[str]]] = {}       # row -> cell -> its text
+    order: list[int] = []
+    loose: list[str] = []
+    for line in rows:
+        for k in line:
+            b = where[k]
+            # (a cell outside any <tr>: its parent is its row)
+            row = b.row if b.row >= 0 else int(doc.parent[b.cell]) if b.cell >= 0 else -1
+            holder = loose
+            if row >= 0:
+                if row not in texts:
+                    texts[row] = {}
+                    order.append(row)
+                holder = texts[row].setdefault(b.cell, [])
+            if holder:                      # (a line break inside a cell: a space)
+                holder.append(seps[k] if seps[k] != "\n" else " ")
+            holder.append(pieces[k])
+    table_rows = []
+    for row in order:
+        cells = [int(c) for c in doc.element_children(row)
+                 if doc.tag_names[int(c)] in _CELLS]
+        kept = texts[row]
+        row_cells = ["".join(kept.get(c, [])) for c in cells]
+        # text directly in the <tr> first, cells not children of it (a <form> between) last
+        row_cells = (["".join(kept[-1])] if -1 in kept else []) + row_cells + [
+            "".join(text) for c, text in kept.items() if c >= 0 and c not in cells]
+        table_rows.append([escape(c, line_start=False).replace("|", "\\|")
+                           for c in row_cells])
+    if not table_rows:
+        return "".join(loose), ""
+    width = max(len(r) for r in table_rows)
+    lines = []
+    for n, cells in enumerate(table_rows):
+        cells = cells + [""] * (width - len(cells))
+        lines.append("| " + " | ".join(cells) + " |")
+        if n == 0:
+            lines.append("|" + " --- |" * width)
+    return "".join(loose), "\n".join(lines)

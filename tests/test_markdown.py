@@ -1,0 +1,211 @@
+"""The main text as Markdown (extraction.markdown): the structure a CommonMark reader
+(markdown-it-py, with GitHub's tables) rebuilds from it, and the same words as the text."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import lxml.html
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from extraction import extract, extract_document, markdown_of, parse
+from extraction.markdown import code_span, escape, to_markdown
+
+PAGES = Path(__file__).parent / "pages"
+READER = MarkdownIt("commonmark").enable("table")
+
+
+def whole(html: str) -> tuple[str, str]:
+    """(Markdown, text) of every text run of the page's body."""
+    doc = parse(html)
+    keep = ~doc.inside(("head",))
+    return to_markdown(doc, keep), doc.text_of(keep)
+
+
+def rendered(markdown: str) -> lxml.html.HtmlElement:
+    return lxml.html.fromstring("<div>" + READER.render(markdown) + "</div>")
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"\w+", text)
+
+
+def test_headings_paragraphs_and_emphasis():
+    md, _ = whole("<h1>Main <em>title</em> <a class=headerlink>¶</a></h1><p>One <b>bold</b> "
+                  "and <i>slanted</i> word.</p><h3>Part<br>two</h3><p><b>I</b>nternet</p>")
+    assert md == ("# Main title\n\nOne **bold** and *slanted* word.\n\n### Part two\n\n"
+                  "Internet")
+    html = rendered(md)
+    assert [h.text_content() for h in html.iter("h1", "h3")] == ["Main title", "Part two"]
+    assert html.find(".//strong").text == "bold" and html.find(".//em").text == "slanted"
+
+
+def test_nested_and_numbered_lists():
+    md, _ = whole("<ul><li>one</li><li>two<ul><li>two a</li><li>two b<p>more</p></li></ul></li>"
+                  "<li>three</li></ul><ol start=3><li>c</li><li>d</li></ol>"
+                  "<ol reversed><li>x</li><li>y</li></ol><ol><li value=7>g</li><li>h</li></ol>")
+    assert md == ("- one\n- two\n    - two a\n    - two b\n      more\n- three\n\n3. c\n4. d\n\n"
+                  "2) x\n1) y\n\n7. g\n8. h")
+    html = rendered(md)
+    outer = html.find("ul")
+    assert [li.text.strip() for li in outer.findall("li")] == ["one", "two", "three"]
+    assert [li.text_content() for li in outer.find("li[2]/ul").findall("li")] == \
+        ["two a", "two b\nmore"]
+    assert [ol.get("start") for ol in html.findall("ol")] == ["3", "2", "7"]
+
+
+def test_an_item_holding_only_a_nested_list_indents_nothing():
+    # (4 spaces at the start of a text make a code block)
+    md, text = whole("<ul><li><ul><li><ul><li>deep comment</li></ul></li></ul></li></ul>")
+    assert md == "- deep comment"
+    assert rendered(md).find(".//pre") is None
+
+
+def test_quotes_code_blocks_and_code_spans():
+    md, _ = whole('<blockquote><p>said</p><p>1. not a list</p></blockquote>'
+                  '<div class="highlight-python"><div class=highlight><pre>def f():\n'
+                  '    return "```"\n</pre></div></div><p>Call <code>f()</code> or '
+                  '<code>a`b</code>.</p>')
+    assert md == ('> said\n>\n> 1\\. not a list\n\n````python\ndef f():\n    return "```"\n'
+                  '````\n\nCall `f()` or ``a`b``.')
+    html = rendered(md)
+    assert len(html.findall("blockquote")) == 1
+    assert html.find(".//code[@class='language-python']").text == 'def f():\n    return "```"\n'
+    assert [c.text for c in html.findall("p/code")] == ["f()", "a`b"]
+
+
+def test_a_quote_or_code_inside_a_list_item_stays_in_it():
+    md, _ = whole("<ol><li>Run<pre>make all</pre></li><li><blockquote>quoted</blockquote></li>"
+                  "</ol>")
+    html = rendered(md)
+    items = html.find("ol").findall("li")
+    assert len(items) == 2
+    assert items[0].find(".//pre/code").text == "make all\n"
+    assert items[1].find("blockquote") is not None
+
+
+def test_a_data_table_is_a_pipe_table_and_a_layout_table_is_paragraphs():
+    md, _ = whole("<table><caption>League</caption><tr><th>Club</th><th>Pts</th></tr>"
+                  "<tr><td><a href=#>Arsenal</a></td><td>48</td></tr><tr><td>A|B</td></tr>"
+                  "</table>")
+    assert md == "League\n\n| Club | Pts |\n| --- | --- |\n| Arsenal | 48 |\n| A\\|B |  |"
+    cells = [[c.text_content() for c in tr] for tr in rendered(md).iter("tr")]
+    assert cells == [["Club", "Pts"], ["Arsenal", "48"], ["A|B", ""]]
+    long = "word " * 80
+    md, _ = whole(f"<table><tr><td>menu</td><td><p>{long}</p><p>second</p></td></tr>"
+                  "<tr><td>a</td><td>b</td></tr></table>")
+    assert "|" not in md and rendered(md).find(".//table") is None
+    md, _ = whole("<table><tr><td><table><tr><td>x</td></tr></table></td></tr></table>")
+    assert md == "x"
+
+
+@pytest.mark.parametrize("text", ["1. not a list", "# not a heading", "- not an item",
+                                  "+ not an item", "> not a quote", "---", "===", "*stars*",
+                                  "<div> tag", "&amp; literal", "[a](b) not a link",
+                                  "snake_case and _under_", "back\\slash", "2) second"])
+def test_text_that_looks_like_markup_stays_text(text):
+    md = escape(text)
+    html = rendered(md)
+    assert html.text_content().strip() == text
+    assert html.find("p") is not None and len(html) == 1       # one paragraph, nothing else
+
+
+def test_code_span_fences():
+    assert code_span("x") == "`x`"
+    assert code_span("a``b") == "```a``b```"
+    assert code_span("`x`") == "`` `x` ``"
+    for text in ("x", "a``b", "`x`", "``"):
+        assert rendered(code_span(text)).find(".//code").text == text
+
+
+def test_extract_gives_markdown_on_request():
+    page = (PAGES / "article-en.html").read_bytes()
+    result = extract(page, "https://news.test/a", markdown=True)
+    assert words(rendered(result.markdown).text_content()) == words(result.text)
+    assert result.to_dict()["markdown"] == result.markdown
+    plain = extract(page, "https://news.test/a")
+    assert plain.markdown is None and "markdown" not in plain.to_dict()
+    empty = extract(b"", markdown=True)
+    assert empty.markdown == "" and empty.reason
+
+
+@pytest.mark.parametrize("method", ["auto", "e1", "e2", "e3", "e4", "e6"])
+def test_every_method_gives_markdown_of_its_text(method):
+    doc = parse((PAGES / "article-en.html").read_bytes())
+    result = extract_document(doc, method=method)
+    assert result.text
+    md = markdown_of(doc, result)
+    assert words(rendered(md).text_content()) == words(result.text)
+
+
+def _same_words_and_structure(doc, result) -> None:
+    md = markdown_of(doc, result)
+    html = rendered(md)
+    assert words(html.text_content()) == words(result.text)
+    # every code block comes from a <pre> (4 spaces of indentation make none)
+    pres = sum(1 for p in np.flatnonzero(doc.is_tag("pre"))
+               if np.isin(np.arange(p, doc.end[p]), result.nodes).any())
+    assert len(html.findall(".//pre")) <= pres
+
+
+def test_the_test_pages_read_back_as_their_text():
+    for path in sorted(PAGES.rglob("*.html")):
+        doc = parse(path.read_bytes())
+        result = extract_document(doc)
+        if result.text:
+            _same_words_and_structure(doc, result)
+
+
+def test_the_shared_pages_read_back_as_their_text(extraction_data):
+    """On the 978 shared pages (auto), a CommonMark reader gets the text's words back, in
+    order, and no code block that is not a <pre> of the page."""
+    failed = []
+    for path in sorted(extraction_data.glob("*/*.html")):
+        doc = parse(path.read_bytes())
+        result = extract_document(doc)
+        if not result.text:
+            continue
+        try:
+            _same_words_and_structure(doc, result)
+        except AssertionError:
+            failed.append(path.name)
+    assert not failed
+
+
+# random pages of the elements the format renders, with text full of markup characters
+_WORDS = st.text(alphabet="ab1 *_`#>-+=|[]()<&;:!.\\~\t", min_size=1, max_size=12)
+
+
+@st.composite
+def _pages(draw, depth=0):
+    tags = ["p", "b", "i", "em", "code", "kbd", "h1", "h3", "blockquote", "ul", "ol", "li",
+            "pre", "table", "a", "div", "dl", "dd"]
+    parts = []
+    for _ in range(draw(st.integers(1, 4))):
+        if depth < 4 and draw(st.booleans()):
+            tag = draw(st.sampled_from(tags))
+            inner = draw(_pages(depth + 1))
+            if tag == "table":
+                parts.append(f"<table><tr><td>{inner}</td><td>{draw(_WORDS)}</td></tr>"
+                             f"<tr><td>{draw(_WORDS)}</td></tr></table>")
+            else:
+                parts.append(f"<{tag}>{inner}</{tag}>")
+        elif draw(st.integers(0, 9)) == 0:
+            parts.append("<br>")
+        else:
+            parts.append(draw(_WORDS).replace("&", "&amp;").replace("<", "&lt;"))
+    return "".join(parts)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_pages())
+def test_any_page_reads_back_as_its_text(body):
+    md, text = whole(f"<html><body>{body}</body></html>")
+    if not text:
+        assert md == ""
+        return
+    assert words(rendered(md).text_content()) == words(text), md
