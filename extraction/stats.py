@@ -66,12 +66,12 @@ class NodeStats:
         own_link = own_len * doc.in_link
         own_text = np.bincount(doc.parent[is_text], weights=own_len[is_text], minlength=n)[:n] \
             if is_text.any() else np.zeros(n)
-        # every subtree total from one prefix sum over the stacked own values
+        # every subtree total a prefix-sum difference, one quantity at a time
         (text, link_text, punct, nbsp, stops, ends, anchors, bold, breaks, images, paragraphs,
-         elements, text_nodes) = doc.subtree_sum(np.vstack((
+         elements, text_nodes) = (doc.subtree_sum(own) for own in (
             own_len, own_link, own_punct, own_nbsp, own_stops, own_ends, doc.is_tag("a"),
             doc.is_tag("b"), doc.is_tag("br"), doc.is_tag("img"), doc.is_tag("p"),
-            doc.kind != TEXT, is_text)))
+            doc.kind != TEXT, is_text))
         return cls(
             text=text, link_text=link_text, own_text=own_text, punct=punct, nbsp=nbsp,
             stops=stops, ends=ends, anchors=anchors, bold=bold, breaks=breaks, images=images,

@@ -524,3 +524,52 @@ def test_japanese_copies_are_near_duplicates():
     index.add("http://a/article", article)
     for copy in (article.replace("1993年", "2099年"), article + "このページの先頭へ戻る。"):
         assert index.check("http://a/copy", copy)[:2] == ("near", "http://a/article")
+
+
+# --------------------------------------------------------------- memory-lean paths (extraction)
+from hypothesis import given, settings                       # noqa: E402
+from hypothesis import strategies as st                      # noqa: E402
+
+from extraction import chars as extraction_chars             # noqa: E402
+from extraction import features as extraction_features       # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab \n\t\xa0\u3000\x1c\u2028\u200bx汉", max_size=80),
+       st.integers(1, 9))
+def test_long_text_white_space_is_collapsed_in_pieces_as_whole(text, chunk):
+    """A text over the chunk size is collapsed a chunk at a time, cut at white space: the
+    same result as ``" ".join(text.split())``."""
+    saved = extraction_chars._CHUNK
+    extraction_chars._CHUNK = chunk
+    try:
+        assert extraction_chars.collapse(text) == " ".join(text.split())
+    finally:
+        extraction_chars._CHUNK = saved
+
+
+def test_ancestor_flags_a_column_at_a_time_match_all_at_once(monkeypatch):
+    """The column-at-a-time path of the block features' ancestor flags (large pages) gives
+    the same matrix as the one-pass path."""
+    for page in sorted(Path(__file__).parent.joinpath("pages").rglob("*.html")):
+        doc = parse(page.read_bytes())
+        masks = extraction_features.hint_masks(doc)
+        query = np.flatnonzero(doc.kind == 1)
+        at_once = extraction_features._ancestor_flags(doc, masks, query)
+        monkeypatch.setattr(extraction_features, "_COVERED_AT_ONCE", 0)
+        by_column = extraction_features._ancestor_flags(doc, masks, query)
+        monkeypatch.undo()
+        assert at_once.dtype == bool and at_once.any() and (at_once == by_column).all()
+
+
+def test_stacked_subtree_sums_are_the_rows_summed_one_by_one():
+    doc = parse((Path(__file__).parent / "pages" / "article-en.html").read_bytes())
+    rows = np.vstack((doc.tlen, doc.in_link, doc.kind == 1))
+    stacked = doc.subtree_sum(rows)
+    assert stacked.shape == (3, doc.size)
+    for k in range(3):
+        assert (stacked[k] == doc.subtree_sum(rows[k])).all()
+    nodes = np.array([0, 3, 5])
+    assert (doc.subtree_sum(rows, nodes)[:, 1] == doc.subtree_sum(rows[:, :], nodes)[:, 1]).all()
+    assert (doc.subtree_sum(rows, nodes)[1] == doc.subtree_sum(rows[1], nodes)).all()
+    assert doc.subtree_sum(doc.tlen)[0] == doc.tlen.sum()
