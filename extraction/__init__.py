@@ -11,11 +11,11 @@ This package never imports Scrapy.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from .chars import INVISIBLE
 from .document import Document, ParseError, parse
 from .markdown import to_markdown
 from .metadata import choose_title, detect_language, html_title, read_metadata
@@ -26,10 +26,6 @@ __all__ = ["extract", "extract_document", "markdown_of", "parse", "Document", "E
            "Selection", "METHOD_NAMES", "ParseError"]
 
 log = logging.getLogger(__name__)
-# format characters that render as nothing and only split words for a reader of the text: soft
-# hyphen, zero-width space, word joiner, a BOM inside the text, the noncharacters U+FFFE/U+FFFF
-# (zero-width (non-)joiners stay: Persian and Indic scripts need them)
-INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff\ufffe\uffff]")
 
 
 def _parse_siblings(siblings: Iterable[str | bytes | Document] | None) -> list[Document]:
@@ -134,5 +130,4 @@ def markdown_of(doc: Document, result: ExtractionResult) -> str:
         return ""
     keep = np.zeros(doc.size, dtype=bool)
     keep[np.asarray(result.nodes, dtype=np.int64)] = True
-    out = to_markdown(doc, keep)
-    return _without_invisible(out) if INVISIBLE.search(out) else out
+    return to_markdown(doc, keep)

@@ -73,6 +73,10 @@ def run_counts(texts: Sequence[str]) -> dict[str, np.ndarray]:
     }
 
 
+# format characters that render as nothing and only split words for a reader of the text: soft
+# hyphen, zero-width space, word joiner, a BOM inside the text, the noncharacters U+FFFE/U+FFFF
+# (zero-width (non-)joiners stay: Persian and Indic scripts need them)
+INVISIBLE = re.compile("[\u00ad\u200b\u2060\ufeff\ufffe\uffff]")
 _WHITESPACE = re.compile(r"\s")       # (the characters str.split splits at, Unicode's)
 _CHUNK = 1_000_000
 

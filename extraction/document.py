@@ -233,6 +233,13 @@ class Document:
         pres = np.flatnonzero(mask)
         return pres[~self.covered(mask, include_self=False)[pres]] if len(pres) else pres
 
+    def pre_lines(self, pre: int) -> list[str]:
+        """The lines of a ``<pre>`` as a browser shows them, trailing spaces dropped (blank
+        ones kept: the text leaves them out, a Markdown code block keeps them)."""
+        raw = etree.tostring(self.elements[pre], method="text", encoding=str, with_tail=False)
+        return [line.rstrip() for line in raw.replace("\r\n", "\n").replace("\r", "\n")
+                .replace("\xa0", " ").split("\n")]
+
     def _preformatted(self, keep: np.ndarray) -> tuple[dict[int, str], np.ndarray]:
         """``{first text node: text}`` for each outermost ``<pre>`` whose text nodes are all
         kept: its text with line breaks and indentation as a browser shows them (trailing
@@ -248,11 +255,7 @@ class Document:
             if not len(inner) or not keep[inner].all() or self.elements[p].find(".//br") \
                     is not None:
                 continue
-            raw = etree.tostring(self.elements[p], method="text", encoding=str,
-                                 with_tail=False)
-            lines = [line.rstrip() for line in raw.replace("\r\n", "\n").replace("\r", "\n")
-                     .replace("\xa0", " ").split("\n")]
-            text = "\n".join(line for line in lines if line)
+            text = "\n".join(line for line in self.pre_lines(p) if line)
             if text:
                 out[int(inner[0])] = text
                 covered[inner[1:]] = True

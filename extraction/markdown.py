@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .chars import INVISIBLE
 from .document import Document
 
 _HEADINGS = {f"h{k}": k for k in range(1, 7)}
@@ -55,7 +56,7 @@ class _Block:
 
     heading: int = -1         # nearest <h1>-<h6> (node id)
     level: int = 0            # its level
-    path: tuple = ()          # enclosing <li> (node id) and <blockquote> (-1), outermost first
+    path: tuple = ()          # enclosing <li> (node id) and <blockquote> (-2 - node id)
     pre: int = -1             # outermost <pre>
     cell: int = -1            # nearest <td>/<th>
     row: int = -1             # nearest <tr>
@@ -68,7 +69,7 @@ class _Block:
 
     @property
     def quotes(self) -> int:
-        return self.path.count(-1)
+        return sum(1 for c in self.path if c < 0)
 
 
 def escape(text: str, *, line_start: bool = True) -> str:
@@ -106,8 +107,10 @@ def code_block(text: str, language: str = "") -> str:
 
 
 # a class naming a code listing's language: "language-python" (Prism, highlight.js, GitHub),
-# "lang-js", Sphinx's "highlight-python" on the <pre>'s parent
-_CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight|sourceCode)-([\w+#.-]+)")
+# "lang-js", Sphinx's "highlight-python" on the <pre>'s parent, GitHub's
+# "highlight-source-python"
+_CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang|highlight|sourceCode)-(?:source-)?"
+                            r"([\w+#.-]+)")
 
 
 def code_language(doc: Document, pre: int) -> str:
@@ -148,13 +151,29 @@ class _Blocks:
             block = known[node] = self._child(block, node)
         return block
 
+    def _item_before_list(self, item: int) -> tuple:
+        """``(li,)``: the item just before the list of ``item`` when that list is a child of
+        another list (``<ul><li>a</li><ul><li>b</li></ul></ul>``), else ``()``."""
+        doc = self.doc
+        holder = int(doc.parent[item])
+        outer = int(doc.parent[holder]) if holder >= 0 else -1
+        if outer < 0 or self.names[holder] not in _LISTS or self.names[outer] not in _LISTS:
+            return ()
+        before = [int(c) for c in doc.element_children(outer)
+                  if c < holder and self.names[int(c)] == "li"]
+        return (before[-1],) if before else ()
+
     def _child(self, block: _Block, node: int) -> _Block:
         name = self.names[node]
         if name in _HEADINGS:
             return _Block(node, _HEADINGS[name], block.path, block.pre, block.cell, block.row,
                           block.table)
-        if name == "li" or name == "blockquote":
-            return _Block(path=block.path + (node if name == "li" else -1,), pre=block.pre)
+        if name == "li":        # (an item of a list put straight into a list: nested in the
+            # item before that list, as a browser shows it)
+            return _Block(path=block.path + self._item_before_list(node) + (node,),
+                          pre=block.pre)
+        if name == "blockquote":
+            return _Block(path=block.path + (-2 - node,), pre=block.pre)
         if name == "pre":
             return _Block(block.heading, block.level, block.path,
                           node if block.pre < 0 else block.pre, block.cell, block.row,
@@ -172,43 +191,42 @@ class _Blocks:
         return block
 
 
-def grid_tables(doc: Document, rows: dict[int, set[int]], cell_chars: dict[int, int]
-                ) -> set[int]:
+def grid_tables(doc: Document, rows: dict[int, set[int]], longest: dict[int, int]) -> set[int]:
     """The tables that hold data, not a layout, among those whose kept text is in ``rows``
     (table -> its rows with kept text): two rows or more, one of two cells or more, no
     table, list, heading, code, quote or form inside, no cell of more than
-    :data:`GRID_MAX_CELL_CHARS` kept characters (``cell_chars``)."""
+    :data:`GRID_MAX_CELL_CHARS` kept characters (``longest``: table -> its longest cell's)."""
     layout = doc.is_tag(_NOT_IN_GRID)
     is_cell = doc.is_tag(_CELLS)
     out = set()
     for t, kept_rows in rows.items():
-        if len(kept_rows) < 2 or layout[t + 1:doc.end[t]].any():
+        if len(kept_rows) < 2 or longest.get(t, 0) > GRID_MAX_CELL_CHARS \
+                or layout[t + 1:doc.end[t]].any():
             continue
-        if not any(is_cell[doc.element_children(r)].sum() >= 2 for r in kept_rows):
-            continue
-        if any(n > GRID_MAX_CELL_CHARS for c, n in cell_chars.items() if t < c < doc.end[t]):
-            continue
-        out.add(t)
+        if any(is_cell[doc.element_children(r)].sum() >= 2 for r in kept_rows):
+            out.add(t)
     return out
 
 
-def _item_marker(doc: Document, item: int) -> str:
-    """``-`` or the item's number in its ``<ol>`` (``start``, ``reversed``, ``value``)."""
-    el = doc.elements[item]
-    parent = el.getparent()
-    if parent is None or parent.tag != "ol":
-        return "-"
-    before = list(el.itersiblings("li", preceding=True))
-    for k, sib in enumerate([el, *before]):          # the nearest item that sets its number
-        value = _number(sib.get("value"))
-        if value is not None:
-            step = -1 if parent.get("reversed") is not None else 1
-            return f"{value + step * k}."
-    start = _number(parent.get("start"))
-    if parent.get("reversed") is not None:
-        count = sum(1 for _ in parent.iterchildren("li"))
-        return f"{(count if start is None else start) - len(before)}."
-    return f"{(1 if start is None else start) + len(before)}."
+def list_markers(doc: Document, holder: int) -> dict[int, str]:
+    """The marker of every ``<li>`` child of list ``holder``: ``-``, or for an ``<ol>`` its
+    number (``start``, ``reversed``, an item's ``value``), as a browser numbers it; numbers
+    CommonMark cannot write (below 0, over 9 digits) number the list from 1."""
+    items = [int(c) for c in doc.element_children(holder) if doc.tag_names[int(c)] == "li"]
+    el = doc.elements[holder]
+    if el.tag != "ol":
+        return dict.fromkeys(items, "-")
+    step = -1 if el.get("reversed") is not None else 1
+    start = _number(el.get("start"))
+    number = (start if start is not None else len(items) if step < 0 else 1) - step
+    numbers = []
+    for item in items:
+        value = _number(doc.elements[item].get("value"))
+        number = value if value is not None else number + step
+        numbers.append(number)
+    if any(not 0 <= n <= 999_999_999 for n in numbers):
+        numbers = list(range(1, len(items) + 1))
+    return {item: f"{n}." for item, n in zip(items, numbers)}
 
 
 def _number(value: str | None) -> int | None:
@@ -223,6 +241,9 @@ def to_markdown(doc: Document, keep: np.ndarray) -> str:
     ids, pieces, seps, preformatted = doc.pieces(keep)
     if not ids:
         return ""
+    invisible = any(INVISIBLE.search(p) for p in pieces)
+    if invisible:           # (as the text loses them; a line of nothing else goes)
+        pieces = [INVISIBLE.sub("", p) for p in pieces]
     blocks = _Blocks(doc)
     parent = doc.parent
     where = [blocks.of(int(parent[i])) for i in ids]
@@ -232,15 +253,18 @@ def to_markdown(doc: Document, keep: np.ndarray) -> str:
             lines.append([k])
         else:
             lines[-1].append(k)
+    if invisible:
+        lines = [line for line in lines if any(pieces[k].strip() for k in line)]
     cell_chars: dict[int, int] = {}
+    rows: dict[int, set[int]] = {}
+    longest: dict[int, int] = {}
     for k, b in enumerate(where):
         if b.cell >= 0:
-            cell_chars[b.cell] = cell_chars.get(b.cell, 0) + len(pieces[k])
-    rows: dict[int, set[int]] = {}
-    for b in where:
+            chars = cell_chars[b.cell] = cell_chars.get(b.cell, 0) + len(pieces[k])
+            longest[b.table] = max(longest.get(b.table, 0), chars)
         if b.table >= 0 and b.row >= 0:
             rows.setdefault(b.table, set()).add(b.row)
-    grids = grid_tables(doc, rows, cell_chars)
+    grids = grid_tables(doc, rows, longest)
     out: list[_Out] = []
     prefixes = _Prefixes(doc)
     k_line = 0
@@ -260,16 +284,18 @@ def to_markdown(doc: Document, keep: np.ndarray) -> str:
             continue
         k_line += 1
         if ids[line[0]] in preformatted:
-            block = code_block(pieces[line[0]], code_language(doc, ids[line[0]]
-                                                              if first.pre < 0 else first.pre))
-            out.append(prefixes.block("code", block, first.path))
+            pre = first.pre if first.pre >= 0 else ids[line[0]]
+            out.append(prefixes.block("code", code_block(_code(doc, pre, invisible),
+                                                         code_language(doc, pre)), first.path))
             continue
         if first.heading >= 0:                  # a heading's lines are one heading
             while k_line < len(lines) and where[lines[k_line][0]].heading == first.heading \
                     and ids[lines[k_line][0]] not in preformatted:
                 line = line + lines[k_line]
                 k_line += 1
-        text = _inline(line, pieces, seps, where, doc.tag_names, in_heading=first.heading >= 0)
+        # (after a heading's "#", a "1. " starts no list: no escape at its start)
+        text = _inline(line, pieces, seps, where, doc.tag_names, in_heading=first.heading >= 0,
+                       line_start=first.heading < 0)
         if first.heading >= 0:
             out.append(prefixes.block(f"h{first.heading}", "#" * first.level + " "
                                       + _PERMALINK.sub("", text), first.path))
@@ -284,6 +310,18 @@ def to_markdown(doc: Document, keep: np.ndarray) -> str:
             parts.append("\n" + prefixes.blank(common) + "\n")
         parts.append(block.text)
     return "".join(parts)
+
+
+def _code(doc: Document, pre: int, invisible: bool) -> str:
+    """A ``<pre>``'s lines for a code block: blank lines inside it kept (the text drops
+    them), none at its ends."""
+    lines = doc.pre_lines(pre)
+    if invisible:
+        lines = [INVISIBLE.sub("", line) for line in lines]
+    while lines and not lines[-1]:
+        lines.pop()
+    first = next((k for k, line in enumerate(lines) if line), len(lines))
+    return "\n".join(lines[first:])
 
 
 def _common(a: tuple, b: tuple) -> tuple:
@@ -303,6 +341,7 @@ class _Prefixes:
         self.started: set[int] = set()
         self.markers: dict[int, str] = {}
         self.other_style: dict[int, bool] = {}    # list -> "*" and ")" instead of "-", "."
+        self.numbered: dict[int, dict[int, str]] = {}   # list -> its items' markers
         self.last_items: tuple = ()               # the items the last block was shown in
 
     def marker(self, item: int, depth: int = 0) -> str:
@@ -318,7 +357,9 @@ class _Prefixes:
                 self.other_style[holder] = previous >= 0 and previous != holder and \
                     self.doc.tag[previous] == self.doc.tag[holder] and \
                     not self.other_style.get(previous, False)
-            marker = _item_marker(self.doc, item)
+            if holder not in self.numbered:
+                self.numbered[holder] = list_markers(self.doc, holder)
+            marker = self.numbered[holder].get(item, "-")
             if self.other_style[holder]:
                 marker = "*" if marker == "-" else marker[:-1] + ")"
             self.markers[item] = marker
@@ -380,8 +421,8 @@ def _same_list_block(doc: Document, a: _Out, b: _Out) -> bool:
     """Whether list line ``b`` follows line ``a`` without a blank line in one tight list: the
     next item of ``a``'s list or of a list around it, an item of a list nested in ``a``'s
     item that may interrupt its paragraph ("-", "1."), or the next line of ``a``'s item."""
-    if -1 in a.path or -1 in b.path:        # (inside quotes: a blank line, quoted)
-        return False
+    if [c for c in a.path if c < 0] != [c for c in b.path if c < 0]:
+        return False                        # (not inside the same quotes)
     a_items, b_items = a.items, b.items
     if not a_items or not b_items or doc.parent[a_items[0]] != doc.parent[b_items[0]]:
         return False
@@ -400,7 +441,7 @@ _STRONG, _EM, _CODE_AT = "\x01", "\x02", "\x03"
 
 
 def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Block],
-            names: list[str], in_heading: bool) -> str:
+            names: list[str], in_heading: bool = False, line_start: bool = True) -> str:
     """One line's text, escaped as a whole (a "[", "&" or "<" of one run and what follows
     it in the next are read together), the runs of one emphasis or code element wrapped in
     its markers (not in a heading, nor inside a word: "<b>I</b>nternet", a drop cap, stays
@@ -435,8 +476,8 @@ def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Bl
     text = "".join(out)
     if _INLINE_CHARS.search(text):
         text = _INLINE.sub(r"\\\1", text)
-    if not text.startswith(_CODE_AT):      # (a code span is no fence: it holds its closer)
-        text = escape_line_start(text)
+    if line_start and not text.startswith(_CODE_AT):   # (a code span holds its closer: no
+        text = escape_line_start(text)                  # fence)
     if spans:
         codes = iter(spans)
         text = re.sub(_CODE_AT, lambda _: next(codes), text)
@@ -450,9 +491,10 @@ def _wordy(char: str) -> bool:
 def _table(doc: Document, rows: list[list[int]], pieces: list[str], seps: list[str],
            where: list[_Block]) -> tuple[str, str]:
     """The text in a grid table but in no cell (a caption), and a pipe table of its cells'
-    kept text: one row per ``<tr>``, one column per cell of the widest row (shorter rows
-    padded), the first row the header."""
-    texts: dict[int, dict[int, list[str]]] = {}       # row -> cell -> its text
+    kept text (code and emphasis marked as elsewhere): one row per ``<tr>``, a cell's
+    ``colspan`` and ``rowspan`` held by empty cells so that columns stay aligned, one column
+    per cell of the widest row (shorter rows padded), the first row the header."""
+    cells_of: dict[int, dict[int, list[int]]] = {}     # row -> cell -> its piece indexes
     order: list[int] = []
     loose: list[str] = []
     for line in rows:
@@ -460,26 +502,46 @@ def _table(doc: Document, rows: list[list[int]], pieces: list[str], seps: list[s
             b = where[k]
             # (a cell outside any <tr>: its parent is its row)
             row = b.row if b.row >= 0 else int(doc.parent[b.cell]) if b.cell >= 0 else -1
-            holder = loose
-            if row >= 0:
-                if row not in texts:
-                    texts[row] = {}
-                    order.append(row)
-                holder = texts[row].setdefault(b.cell, [])
-            if holder:                      # (a line break inside a cell: a space)
-                holder.append(seps[k] if seps[k] != "\n" else " ")
-            holder.append(pieces[k])
+            if row < 0:
+                if loose:
+                    loose.append(seps[k].replace("\n", " "))
+                loose.append(pieces[k])
+                continue
+            if row not in cells_of:
+                cells_of[row] = {}
+                order.append(row)
+            cells_of[row].setdefault(b.cell, []).append(k)
+    names = doc.tag_names
     table_rows = []
+    covered: dict[int, int] = {}            # column -> rows a rowspan still covers
     for row in order:
-        cells = [int(c) for c in doc.element_children(row)
-                 if doc.tag_names[int(c)] in _CELLS]
-        kept = texts[row]
-        row_cells = ["".join(kept.get(c, [])) for c in cells]
+        kept = cells_of[row]
+        cells = [int(c) for c in doc.element_children(row) if names[int(c)] in _CELLS]
         # text directly in the <tr> first, cells not children of it (a <form> between) last
-        row_cells = (["".join(kept[-1])] if -1 in kept else []) + row_cells + [
-            "".join(text) for c, text in kept.items() if c >= 0 and c not in cells]
-        table_rows.append([escape(c, line_start=False).replace("|", "\\|")
-                           for c in row_cells])
+        cells = [-1] * (-1 in kept) + cells + [c for c in kept if c >= 0 and c not in cells]
+        out: list[str] = []
+
+        def skip_covered() -> None:
+            while covered.get(len(out), 0) > 0:
+                covered[len(out)] -= 1
+                out.append("")
+        for cell in cells:
+            skip_covered()
+            text = _inline(kept[cell], pieces, seps, where, names, line_start=False) \
+                if cell in kept else ""
+            el = doc.elements[cell] if cell >= 0 else None
+            across = _span(el.get("colspan")) if el is not None else 1
+            down = _span(el.get("rowspan")) if el is not None else 1
+            for j in range(across):
+                if down > 1:
+                    covered[len(out)] = down - 1
+                out.append(text.replace("|", "\\|") if j == 0 else "")
+        while any(n > 0 for col, n in covered.items() if col >= len(out)):
+            if covered.get(len(out), 0) > 0:
+                skip_covered()
+            else:
+                out.append("")
+        table_rows.append(out)
     if not table_rows:
         return "".join(loose), ""
     width = max(len(r) for r in table_rows)
@@ -490,3 +552,9 @@ def _table(doc: Document, rows: list[list[int]], pieces: list[str], seps: list[s
         if n == 0:
             lines.append("|" + " --- |" * width)
     return "".join(loose), "\n".join(lines)
+
+
+def _span(value: str | None) -> int:
+    """A ``colspan`` / ``rowspan`` as a count of cells (1 to 100; 1 when unreadable)."""
+    number = _number(value)
+    return min(max(number, 1), 100) if number is not None else 1
