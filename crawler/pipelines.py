@@ -146,7 +146,7 @@ class CorpusWriterPipeline(_StatePipeline):
     (``.jsonl.gz`` with ``CORPUS_COMPRESS=gzip``): on-topic pages that are not duplicates, not
     ``noindex``, not hubs (main text more than ``CORPUS_MAX_LINK_SHARE`` link text) and not
     short (``CORPUS_MIN_CHARS``); with ``CORPUS_MARKDOWN`` each document also holds its main
-    text as Markdown; with ``FEATURE_LEARN_FROM=written`` (the default) a written page then
+    text as Markdown (``CORPUS_MARKDOWN_LINKS``: with its links); with ``FEATURE_LEARN_FROM=written`` (the default) a written page then
     feeds the dynamic feature library."""
 
     def __init__(self, crawler: Crawler):
@@ -159,7 +159,8 @@ class CorpusWriterPipeline(_StatePipeline):
         self.compress = compression(crawler.settings.get("CORPUS_COMPRESS"))
         self.shard_docs = number_setting(crawler.settings, "CORPUS_SHARD_DOCS", 1000,
                                          integer=True, minimum=1)
-        self.markdown = bool_setting(crawler.settings, "CORPUS_MARKDOWN")
+        self.markdown_links = bool_setting(crawler.settings, "CORPUS_MARKDOWN_LINKS")
+        self.markdown = bool_setting(crawler.settings, "CORPUS_MARKDOWN") or self.markdown_links
         self._stopping = False
 
     def open_spider(self, spider=None) -> None:
@@ -241,7 +242,8 @@ class CorpusWriterPipeline(_StatePipeline):
                 record["topic"] = self.state.topic.name
                 record["content_sha1"] = text_sha1(record["text"])
                 if self.markdown:
-                    record["markdown"] = markdown_of(item.doc, item.extraction)
+                    record["markdown"] = markdown_of(item.doc, item.extraction,
+                                                     links=self.markdown_links)
                 try:
                     self._archive(item, record)
                     self.writer.write(record)

@@ -52,7 +52,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             status = 1
             continue
         result = extract(data, args.url, method=args.method, siblings=siblings,
-                         markdown=args.markdown)
+                         markdown=args.markdown or args.links, markdown_links=args.links)
         if args.json:
             row = result.to_dict()
             row["file"] = shown(name)
@@ -61,7 +61,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             if len(args.files) > 1:
                 print(f"==> {shown(name)} <==")
             if result.text:
-                print(result.markdown if args.markdown else result.text)
+                print(result.markdown if args.markdown or args.links else result.text)
             else:
                 print(f"{shown(name)}: no main text: {result.reason}", file=sys.stderr)
     return status
@@ -132,7 +132,7 @@ def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
 
 
 def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_bytes: int = 0,
-                 markdown: bool = False) -> tuple[dict, str | None]:
+                 markdown: bool = False, links: bool = False) -> tuple[dict, str | None]:
     """The output row of one page and, when its text is empty, why (never raises).  A page
     over ``max_bytes`` (when not 0) is not extracted: ``auto`` peaked at 2.2 GB on a 20 MB
     page of 2.3 million nodes, in each worker."""
@@ -144,18 +144,19 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_byte
                 f"page of {len(job.body):,} bytes, over --max-bytes {max_bytes:,}"
         else:
             result = extract(job.body, job.url, method=method, siblings=job.siblings,
-                             content_type=job.content_type, markdown=markdown)
+                             content_type=job.content_type, markdown=markdown or links,
+                             markdown_links=links)
             text, reason = result.text, result.reason
     except Exception as err:  # noqa: BLE001 - never abort a batch on one page
         result, text, reason = None, "", f"failed: {err!r}"
     row: dict = {"id": job.key, **dict(job.fields)}
     if full and result is not None:
         row.update((k, v) for k, v in result.to_dict().items() if k not in row)
-    elif full and markdown:
+    elif full and (markdown or links):
         row["markdown"] = ""
     else:
         row["text"] = text
-        if markdown:
+        if markdown or links:
             row["markdown"] = result.markdown if result is not None else ""
         if job.fields and result is not None:
             row.update(title=result.title, language=result.language)
@@ -198,7 +199,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     jobs = _warc_jobs(warcs) if warcs else _folder_jobs(source, files)
     total = None if warcs else len(files)
     work = partial(_extract_row, method=args.method, with_reason=args.with_reason,
-                   full=args.full, max_bytes=args.max_bytes, markdown=args.markdown)
+                   full=args.full, max_bytes=args.max_bytes, markdown=args.markdown,
+                   links=args.links)
     out = Path(args.output)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -294,6 +296,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--markdown", action="store_true",
                    help="print the main text as Markdown (headings, lists, quotes, code, "
                         "tables); with --json, a \"markdown\" field")
+    p.add_argument("--links", action="store_true",
+                   help="Markdown with the links of the text as [text](url)")
     p.set_defaults(func=cmd_extract)
 
     p = sub.add_parser("batch", help="extract every page of a folder or WARC archive into JSONL")
@@ -309,6 +313,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--with-reason", action="store_true", help="add the reason of empty results")
     p.add_argument("--markdown", action="store_true",
                    help="add a \"markdown\" field: the main text as Markdown")
+    p.add_argument("--links", action="store_true",
+                   help="the \"markdown\" field with the links as [text](url)")
     p.add_argument("--max-bytes", type=_positive, default=0,
                    help="skip pages larger than this many bytes, with the reason (default: no "
                         "limit; auto peaked at 2.2 GB on a 20 MB page of 2.3 million nodes, in "

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
 from .chars import INVISIBLE
 from .document import Document
+from .metadata import page_base, resolved
 
 _HEADINGS = {f"h{k}": k for k in range(1, 7)}
 _LISTS = frozenset(("ul", "ol", "menu", "dir"))
@@ -62,6 +64,7 @@ class _Block:
     row: int = -1             # nearest <tr>
     table: int = -1           # nearest <table>
     inline: int = -1          # outermost <strong>/<b>/<em>/<i>/<code>... below the block
+    link: int = -1            # nearest <a href> below the block
 
     @property
     def items(self) -> tuple:
@@ -187,7 +190,10 @@ class _Blocks:
                           table=block.table)
         if block.inline < 0 and (name in _EMPHASIS or name in _CODE):
             return _Block(block.heading, block.level, block.path, block.pre, block.cell,
-                          block.row, block.table, node)
+                          block.row, block.table, node, block.link)
+        if name == "a" and block.link < 0:
+            return _Block(block.heading, block.level, block.path, block.pre, block.cell,
+                          block.row, block.table, block.inline, node)
         return block
 
 
@@ -236,8 +242,9 @@ def _number(value: str | None) -> int | None:
         return None
 
 
-def to_markdown(doc: Document, keep: np.ndarray) -> str:
-    """The Markdown of the kept text runs of ``doc`` (a mask over its nodes)."""
+def to_markdown(doc: Document, keep: np.ndarray, links: bool = False) -> str:
+    """The Markdown of the kept text runs of ``doc`` (a mask over its nodes); ``links``:
+    the text of a link as ``[text](url)``, its URL read against the page's."""
     ids, pieces, seps, preformatted = doc.pieces(keep)
     if not ids:
         return ""
@@ -265,6 +272,7 @@ def to_markdown(doc: Document, keep: np.ndarray) -> str:
         if b.table >= 0 and b.row >= 0:
             rows.setdefault(b.table, set()).add(b.row)
     grids = grid_tables(doc, rows, longest)
+    url_of = _link_urls(doc) if links else None
     out: list[_Out] = []
     prefixes = _Prefixes(doc)
     k_line = 0
@@ -276,7 +284,7 @@ def to_markdown(doc: Document, keep: np.ndarray) -> str:
             while k_line < len(lines) and where[lines[k_line][0]].table == first.table:
                 rows.append(lines[k_line])
                 k_line += 1
-            caption, table = _table(doc, rows, pieces, seps, where)
+            caption, table = _table(doc, rows, pieces, seps, where, url_of)
             if caption:
                 out.append(prefixes.block("p", escape(caption), first.path))
             if table:
@@ -295,7 +303,7 @@ def to_markdown(doc: Document, keep: np.ndarray) -> str:
                 k_line += 1
         # (after a heading's "#", a "1. " starts no list: no escape at its start)
         text = _inline(line, pieces, seps, where, doc.tag_names, in_heading=first.heading >= 0,
-                       line_start=first.heading < 0)
+                       line_start=first.heading < 0, url_of=url_of)
         if first.heading >= 0:
             out.append(prefixes.block(f"h{first.heading}", "#" * first.level + " "
                                       + _PERMALINK.sub("", text), first.path))
@@ -322,6 +330,30 @@ def _code(doc: Document, pre: int, invisible: bool) -> str:
         lines.pop()
     first = next((k for k, line in enumerate(lines) if line), len(lines))
     return "\n".join(lines[first:])
+
+
+_NO_TARGET = frozenset(("javascript", "data", "vbscript", "file", "about", "blob"))
+
+
+def _link_urls(doc: Document) -> Callable[[int], str | None]:
+    """An ``<a>``'s node -> its URL for a Markdown link: its ``href`` read against the page's
+    base (``<base href>``, else the page's URL), tabs and line breaks taken out as browsers
+    do, spaces, parentheses and angle brackets percent-encoded; None for no ``href``, a
+    fragment of the same page (``#top``) or a script (``javascript:``, ``data:``)."""
+    base = page_base(doc)
+    known: dict[int, str | None] = {}
+
+    def url_of(node: int) -> str | None:
+        if node not in known:
+            href = re.sub(r"[\t\n\r]", "", (doc.elements[node].get("href") or "").strip())
+            scheme = href.partition(":")[0].lower() if ":" in href.split("/", 1)[0] else ""
+            url = None
+            if href and not href.startswith("#") and scheme not in _NO_TARGET:
+                url = resolved(base, href) if base else href
+            known[node] = url.replace(" ", "%20").replace("(", "%28").replace(")", "%29") \
+                .replace("<", "%3C").replace(">", "%3E") if url else None
+        return known[node]
+    return url_of
 
 
 def _common(a: tuple, b: tuple) -> tuple:
@@ -367,8 +399,9 @@ class _Prefixes:
 
     def block(self, kind: str, text: str, path: tuple) -> "_Out":
         """The block's lines, each with its prefix.  An item none of whose lines was written
-        (only a list nested in it kept) is no container: its nested items are not indented
-        for it (4 spaces at the start of the text would make a code block)."""
+        (only a list nested in it kept), or one a block shown outside it has closed, is no
+        container: its nested items are not indented for it (4 spaces at the start of the
+        text would make a code block)."""
         first = rest = ""
         new_item = ""
         shown = []
@@ -379,8 +412,9 @@ class _Prefixes:
                 shown.append(c)
                 continue
             innermost = k == len(path) - 1
-            if c not in self.started and not innermost and path[k + 1] >= 0:
-                continue
+            if not innermost and (c not in self.started and path[k + 1] >= 0 or
+                                  c in self.started and c not in self.last_items):
+                continue    # (an item closed by a block shown outside it holds nothing more)
             marker = self.marker(c, sum(1 for x in shown if x >= 0))
             width = len(marker) + 1 if innermost else max(4, len(marker) + 1)
             if c not in self.started:       # (an item holding only a quote: "- > text")
@@ -441,24 +475,82 @@ _STRONG, _EM, _CODE_AT = "\x01", "\x02", "\x03"
 
 
 def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Block],
-            names: list[str], in_heading: bool = False, line_start: bool = True) -> str:
+            names: list[str], in_heading: bool = False, line_start: bool = True,
+            url_of: "Callable[[int], str | None] | None" = None) -> str:
     """One line's text, escaped as a whole (a "[", "&" or "<" of one run and what follows
     it in the next are read together), the runs of one emphasis or code element wrapped in
     its markers (not in a heading, nor inside a word: "<b>I</b>nternet", a drop cap, stays
-    "Internet")."""
+    "Internet"), and with ``url_of`` (an ``<a>``'s node -> its URL or None) the runs of one
+    link as ``[text](url)``."""
     out: list[str] = []
     spans: list[str] = []
+    urls: list[str] = []
+    def target(j: int) -> int:          # the piece's link, -1 when none or going nowhere
+        link = where[j].link if url_of is not None else -1
+        return link if link >= 0 and url_of(link) else -1
+
     k = 0
     while k < len(line):
+        link = target(line[k])
+        end = k + 1
+        while end < len(line) and target(line[end]) == link:
+            end += 1
+        url = url_of(link) if link >= 0 else None
+        if k:
+            out.append(seps[line[k]].replace("\n", " "))
+        inner: list[str] = []
+        known = len(spans)
+        _runs(line, k, end, pieces, seps, where, names, in_heading, inner, spans)
+        # (a "]" in a code span of a link's text, "[`]:x`](u)", reads as a link definition)
+        if url and any(pieces[j].strip() for j in line[k:end]) and \
+                not any("]" in span for span in spans[known:]):
+            # (a bracket inside a link's text would end it: escaped below)
+            out.append(_LINK_OPEN + "".join(inner).replace("[", _OPEN_BRACKET)
+                       .replace("]", _CLOSE_BRACKET) + _LINK_CLOSE)
+            urls.append(url)
+        else:
+            out.extend(inner)
+        k = end
+    text = "".join(out)
+    if _INLINE_CHARS.search(text):
+        text = _INLINE.sub(r"\\\1", text)
+    if line_start and not text.startswith((_CODE_AT, _LINK_OPEN)):    # (a code span holds
+        text = escape_line_start(text)                  # its closer: no fence)
+    if spans:
+        codes = iter(spans)
+        text = re.sub(_CODE_AT, lambda _: next(codes), text)
+    if urls:
+        text = text.replace("!" + _LINK_OPEN, "\\!" + _LINK_OPEN)      # (not an image)
+        targets = iter(urls)
+        text = re.sub(_LINK_CLOSE, lambda _: f"]({next(targets)})", text)
+        text = text.replace(_LINK_OPEN, "[").replace(_OPEN_BRACKET, "\\[") \
+            .replace(_CLOSE_BRACKET, "\\]")
+    return text.replace(_STRONG, "**").replace(_EM, "*")
+
+
+_LINK_OPEN, _LINK_CLOSE, _OPEN_BRACKET, _CLOSE_BRACKET = "\x04", "\x05", "\x06", "\x07"
+
+
+def _runs(line: list[int], lo: int, hi: int, pieces: list[str], seps: list[str],
+          where: list[_Block], names: list[str], in_heading: bool, out: list[str],
+          spans: list[str]) -> None:
+    """The pieces ``line[lo:hi]`` onto ``out``, the runs of one emphasis or code element in
+    stand-ins for their markers (``spans`` gets the code spans)."""
+    k = lo
+    while k < hi:
         start = line[k]
         element = where[start].inline
+        code = element >= 0 and names[element] in _CODE
         end = k + 1
-        while element >= 0 and end < len(line) and where[line[end]].inline == element:
+        # (two code elements with nothing between are one span: "`a``b`" would not read)
+        while element >= 0 and end < hi and (where[line[end]].inline == element or (
+                code and not seps[line[end]] and where[line[end]].inline >= 0
+                and names[where[line[end]].inline] in _CODE)):
             end += 1
         # (a line break inside the line: the lines of a heading)
         raw = "".join((seps[j].replace("\n", " ") if j != start else "") + pieces[j]
                       for j in line[k:end])
-        if k:
+        if k > lo:
             out.append(seps[start].replace("\n", " "))
         joined = (k and not seps[start] and _wordy(pieces[line[k - 1]][-1:])) or (
             end < len(line) and not seps[line[end]] and _wordy(pieces[line[end]][:1]))
@@ -473,15 +565,6 @@ def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Bl
         else:
             out.append(raw)
         k = end
-    text = "".join(out)
-    if _INLINE_CHARS.search(text):
-        text = _INLINE.sub(r"\\\1", text)
-    if line_start and not text.startswith(_CODE_AT):   # (a code span holds its closer: no
-        text = escape_line_start(text)                  # fence)
-    if spans:
-        codes = iter(spans)
-        text = re.sub(_CODE_AT, lambda _: next(codes), text)
-    return text.replace(_STRONG, "**").replace(_EM, "*")
 
 
 def _wordy(char: str) -> bool:
@@ -489,7 +572,8 @@ def _wordy(char: str) -> bool:
 
 
 def _table(doc: Document, rows: list[list[int]], pieces: list[str], seps: list[str],
-           where: list[_Block]) -> tuple[str, str]:
+           where: list[_Block], url_of: "Callable[[int], str | None] | None" = None
+           ) -> tuple[str, str]:
     """The text in a grid table but in no cell (a caption), and a pipe table of its cells'
     kept text (code and emphasis marked as elsewhere): one row per ``<tr>``, a cell's
     ``colspan`` and ``rowspan`` held by empty cells so that columns stay aligned, one column
@@ -527,7 +611,8 @@ def _table(doc: Document, rows: list[list[int]], pieces: list[str], seps: list[s
                 out.append("")
         for cell in cells:
             skip_covered()
-            text = _inline(kept[cell], pieces, seps, where, names, line_start=False) \
+            text = _inline(kept[cell], pieces, seps, where, names, line_start=False,
+                           url_of=url_of) \
                 if cell in kept else ""
             el = doc.elements[cell] if cell >= 0 else None
             across = _span(el.get("colspan")) if el is not None else 1

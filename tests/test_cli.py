@@ -46,6 +46,22 @@ def test_extract_and_batch_give_markdown_on_request(tmp_path, capsys):
         assert rows["qa"]["markdown"] == row["markdown"] and rows["empty"]["markdown"] == ""
 
 
+def test_extract_and_batch_give_markdown_with_links_on_request(tmp_path, capsys):
+    page = tmp_path / "doc.html"
+    page.write_text("<html><body><article><h1>Retries</h1><p>" + "Jobs fail and run again. " * 12
+                    + 'See <a href="idempotency.html">Writing idempotent jobs</a> and <a href='
+                    + '"javascript:void(0)">this</a>.</p></article></body></html>')
+    assert main(["extract", str(page), "--links", "--url", "https://docs.test/guide/"]) == 0
+    out = capsys.readouterr().out
+    assert "See [Writing idempotent jobs](https://docs.test/guide/idempotency.html) and this." \
+        in out
+    pred = tmp_path / "pred.jsonl"
+    assert main(["batch", "--input", str(tmp_path), "--output", str(pred), "--quiet",
+                 "--links"]) == 0
+    row = json.loads(pred.read_text().splitlines()[0])
+    assert "[Writing idempotent jobs](idempotency.html)" in row["markdown"]   # (no URL given)
+
+
 def test_unknown_method_is_a_usage_error(capsys):
     with pytest.raises(SystemExit):
         main(["extract", str(PAGES / "article-en.html"), "--method", "nope"])

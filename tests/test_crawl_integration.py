@@ -6,6 +6,7 @@ import time
 from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import lxml.html
 import pytest
@@ -71,15 +72,15 @@ def test_corpus_holds_on_topic_documents_with_the_documented_fields(full_crawl):
 def test_gzip_corpus_holds_the_same_documents(demo, full_crawl, tmp_path):
     """CORPUS_COMPRESS=gzip: the same crawl writes the same documents as .jsonl.gz shards; a
     bad value stops the crawl at start with a message naming the setting.  With
-    CORPUS_MARKDOWN each document also holds its text as Markdown, which a CommonMark reader
-    reads back as the text's words."""
+    CORPUS_MARKDOWN_LINKS each document also holds its text as Markdown with its links, which
+    a CommonMark reader reads back as the text's words."""
     from markdown_it import MarkdownIt
 
     from crawler.corpus import read_shard
 
     web, server = demo
     result, text = _crawl(tmp_path, server, web.seeds, CORPUS_COMPRESS="gzip",
-                          CORPUS_SHARD_DOCS=10, CORPUS_MARKDOWN=True)
+                          CORPUS_SHARD_DOCS=10, CORPUS_MARKDOWN_LINKS=True)
     assert result.returncode == 0, text[-2000:]
     shards = sorted((tmp_path / "corpus" / "documents").glob("part-*"))
     assert shards and all(p.name.endswith(".jsonl.gz") for p in shards)
@@ -94,6 +95,9 @@ def test_gzip_corpus_holds_the_same_documents(demo, full_crawl, tmp_path):
         shown = lxml.html.fromstring("<div>" + reader.render(doc["markdown"]) + "</div>")
         assert words.findall(shown.text_content()) == words.findall(doc["text"])
     assert any(line.startswith("#") for d in docs for line in d["markdown"].splitlines())
+    # (CORPUS_MARKDOWN_LINKS: the links of the text, absolute, to the demo web's hosts)
+    targets = re.findall(r"\]\((http://[^)]+)\)", "".join(d["markdown"] for d in docs))
+    assert targets and all(urlsplit(t).hostname.endswith(".test") for t in targets)
     assert not any("markdown" in d for d in plain)
     (tmp_path / "bad").mkdir()
     bad, text = _crawl(tmp_path / "bad", server, web.seeds, CORPUS_COMPRESS="zip")

@@ -2,6 +2,7 @@
 (markdown-it-py, with GitHub's tables) rebuilds from it, and the same words as the text."""
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -20,11 +21,11 @@ PAGES = Path(__file__).parent / "pages"
 READER = MarkdownIt("commonmark").enable("table")
 
 
-def whole(html: str) -> tuple[str, str]:
+def whole(html: str, links: bool = False, url: str | None = None) -> tuple[str, str]:
     """(Markdown, text) of every text run of the page's body."""
-    doc = parse(html)
+    doc = parse(html, url)
     keep = ~doc.inside(("head",))
-    return to_markdown(doc, keep), INVISIBLE.sub("", doc.text_of(keep))
+    return to_markdown(doc, keep, links), INVISIBLE.sub("", doc.text_of(keep))
 
 
 def rendered(markdown: str) -> lxml.html.HtmlElement:
@@ -147,6 +148,12 @@ def _same_words_and_structure(doc, result) -> None:
     md = markdown_of(doc, result)
     html = rendered(md)
     assert words(html.text_content()) == words(result.text)
+    linked = rendered(markdown_of(doc, result, links=True))
+    assert words(linked.text_content()) == words(result.text)
+    # every link the reader finds goes somewhere: none to a script or a same-page fragment
+    hrefs = [a.get("href", "") for a in linked.iter("a")]
+    assert not [h for h in hrefs if not h or h.startswith("#") or h.split(":")[0].lower() in
+                ("javascript", "data", "vbscript")], hrefs
     # every code block comes from a <pre> (4 spaces of indentation make none)
     pres = sum(1 for p in np.flatnonzero(doc.is_tag("pre"))
                if np.isin(np.arange(p, doc.end[p]), result.nodes).any())
@@ -165,8 +172,13 @@ def test_the_shared_pages_read_back_as_their_text(extraction_data):
     """On the 978 shared pages (auto), a CommonMark reader gets the text's words back, in
     order, and no code block that is not a <pre> of the page."""
     failed = []
+    urls = {}
+    for gold in extraction_data.glob("*/gold.jsonl"):
+        for line in gold.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            urls[f"{gold.parent.name}/{row['id']}"] = row.get("url")
     for path in sorted(extraction_data.glob("*/*.html")):
-        doc = parse(path.read_bytes())
+        doc = parse(path.read_bytes(), urls.get(f"{path.parent.name}/{path.stem}"))
         result = extract_document(doc)
         if not result.text:
             continue
@@ -190,7 +202,11 @@ def _pages(draw, depth=0):
         if depth < 4 and draw(st.booleans()):
             tag = draw(st.sampled_from(tags))
             inner = draw(_pages(depth + 1))
-            if tag == "table":
+            if tag == "a":
+                href = draw(st.sampled_from(["/x y(1)", "#top", "javascript:go()", "b?c=[1]",
+                                             "http://e.test/<a>", ""]))
+                parts.append(f'<a href="{href}">{inner}</a>')
+            elif tag == "table":
                 parts.append(f"<table><tr><td>{inner}</td><td>{draw(_WORDS)}</td></tr>"
                              f"<tr><td>{draw(_WORDS)}</td></tr></table>")
             else:
@@ -205,11 +221,12 @@ def _pages(draw, depth=0):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_pages())
 def test_any_page_reads_back_as_its_text(body):
-    md, text = whole(f"<html><body>{body}</body></html>")
-    if not text:
-        assert md == ""
-        return
-    assert words(rendered(md).text_content()) == words(text), md
+    for links in (False, True):
+        md, text = whole(f"<html><body>{body}</body></html>", links, "https://e.test/p/")
+        if not text:
+            assert md == ""
+            continue
+        assert words(rendered(md).text_content()) == words(text), md
 
 
 # found by the review of the format (each case a page shape seen on real sites)
@@ -262,3 +279,22 @@ def test_long_lists_and_many_tables_convert_in_linear_time():
         md, _ = whole(page)
         assert time.process_time() - started < 15       # (0.5 s on the development machine)
         assert md.split("\n").count(line) == count
+
+
+def test_links_on_request():
+    page = ('<html><head><base href="https://ex.test/docs/"></head><body><h2><a href="i.html">'
+            'Intro</a></h2><p>See <a href="a b(1).html"><b>the</b> guide [v2]</a>, <a href="'
+            'javascript:void(0)">this</a>, <a href="#top">top</a>.</p><table><tr><th>x</th>'
+            '<th>y</th></tr><tr><td><a href=/p>pipe|cell</a></td><td>2</td></tr></table>'
+            '<p><a href=x>1. start</a> of line</p></body></html>')
+    md, text = whole(page, links=True, url="https://ex.test/page")
+    assert md == ("## [Intro](https://ex.test/docs/i.html)\n\n"
+                  "See [**the** guide \\[v2\\]](https://ex.test/docs/a%20b%281%29.html), this, "
+                  "top.\n\n| x | y |\n| --- | --- |\n| [pipe\\|cell](https://ex.test/p) | 2 |"
+                  "\n\n[1. start](https://ex.test/docs/x) of line")
+    html = rendered(md)
+    assert [(a.text_content(), a.get("href")) for a in html.iter("a")] == [
+        ("Intro", "https://ex.test/docs/i.html"),
+        ("the guide [v2]", "https://ex.test/docs/a%20b%281%29.html"),
+        ("pipe|cell", "https://ex.test/p"), ("1. start", "https://ex.test/docs/x")]
+    assert whole(page, url="https://ex.test/page")[0].count("](") == 0   # (off by default)
