@@ -45,11 +45,25 @@ _LINE_START = re.compile(r"#{1,6}(?:\s|$)|>|[-+*](?:\s|$)|(?:[-*_][ \t]*){3,}$|[
                          r"|~~~")
 _ORDERED_START = re.compile(r"(\d{1,9})([.)])(?=\s|$)")
 # inline: a backslash, backtick or star, an underscore not inside a word, "<" before what
-# could be a tag, "&" of what could be an entity, a "[" before a "](", "][" or "]:" (a link,
-# a reference or its definition)
-_INLINE = re.compile(r"([\\`*]|_(?![^\W_])|(?<![^\W_])_|<(?=[A-Za-z/!?])|\[(?=.*\][(\[:])"
-                     r"|&(?=#?[A-Za-z0-9]+;))")
-_INLINE_CHARS = re.compile(r"[\\`*_<\[&]")     # (a search for them first: most lines have none)
+# could be a tag, "&" of what could be an entity (and :func:`_escape_brackets`)
+_INLINE = re.compile(r"([\\`*]|_(?![^\W_])|(?<![^\W_])_|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;))")
+_INLINE_CHARS = re.compile(r"[\\`*_<&]")     # (a search for them first: most lines have none)
+
+
+def _escape_inline(text: str) -> str:
+    if _INLINE_CHARS.search(text):
+        text = _INLINE.sub(r"\\\1", text)
+    return _escape_brackets(text)
+
+
+def _escape_brackets(text: str) -> str:
+    """Every "[" before the last "](", "][" or "]:" of ``text`` escaped: it could open a link,
+    a reference or its definition (one pass: a lookahead from each "[" was quadratic on a line
+    of thousands of "[n]")."""
+    last = max(text.rfind("]("), text.rfind("]["), text.rfind("]:"))
+    if last <= 0 or "[" not in text[:last]:
+        return text
+    return text[:last].replace("[", "\\[") + text[last:]
 
 
 @dataclass(frozen=True)
@@ -78,8 +92,7 @@ class _Block:
 def escape(text: str, *, line_start: bool = True) -> str:
     """``text`` with the characters that would be read as Markdown escaped (``line_start``:
     also what would start a block at the start of a line)."""
-    if _INLINE_CHARS.search(text):
-        text = _INLINE.sub(r"\\\1", text)
+    text = _escape_inline(text)
     return escape_line_start(text) if line_start else text
 
 
@@ -168,15 +181,16 @@ class _Blocks:
 
     def _child(self, block: _Block, node: int) -> _Block:
         name = self.names[node]
+        # (a link around a block, a card's <a><h2>...</h2></a>, stays its text's link)
         if name in _HEADINGS:
             return _Block(node, _HEADINGS[name], block.path, block.pre, block.cell, block.row,
-                          block.table)
+                          block.table, link=block.link)
         if name == "li":        # (an item of a list put straight into a list: nested in the
             # item before that list, as a browser shows it)
             return _Block(path=block.path + self._item_before_list(node) + (node,),
-                          pre=block.pre)
+                          pre=block.pre, link=block.link)
         if name == "blockquote":
-            return _Block(path=block.path + (-2 - node,), pre=block.pre)
+            return _Block(path=block.path + (-2 - node,), pre=block.pre, link=block.link)
         if name == "pre":
             return _Block(block.heading, block.level, block.path,
                           node if block.pre < 0 else block.pre, block.cell, block.row,
@@ -187,7 +201,7 @@ class _Blocks:
             return _Block(path=block.path, pre=block.pre, table=block.table, row=node)
         if name in _CELLS:
             return _Block(path=block.path, pre=block.pre, cell=node, row=block.row,
-                          table=block.table)
+                          table=block.table, link=block.link)
         if block.inline < 0 and (name in _EMPHASIS or name in _CODE):
             return _Block(block.heading, block.level, block.path, block.pre, block.cell,
                           block.row, block.table, node, block.link)
@@ -333,6 +347,7 @@ def _code(doc: Document, pre: int, invisible: bool) -> str:
 
 
 _NO_TARGET = frozenset(("javascript", "data", "vbscript", "file", "about", "blob"))
+_ENTITY_AMP = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
 
 
 def _link_urls(doc: Document) -> Callable[[int], str | None]:
@@ -347,11 +362,15 @@ def _link_urls(doc: Document) -> Callable[[int], str | None]:
         if node not in known:
             href = re.sub(r"[\t\n\r]", "", (doc.elements[node].get("href") or "").strip())
             scheme = href.partition(":")[0].lower() if ":" in href.split("/", 1)[0] else ""
+            if scheme in ("", "http", "https", "ftp"):
+                href = href.replace("\\", "/")      # (as browsers read a web URL's "\\")
             url = None
             if href and not href.startswith("#") and scheme not in _NO_TARGET:
                 url = resolved(base, href) if base else href
-            known[node] = url.replace(" ", "%20").replace("(", "%28").replace(")", "%29") \
-                .replace("<", "%3C").replace(">", "%3E") if url else None
+            # (an entity in a destination is read: "&amp;" stays itself escaped)
+            known[node] = _ENTITY_AMP.sub(r"\\&", url.replace(" ", "%20").replace(
+                "(", "%28").replace(")", "%29").replace("<", "%3C").replace(">", "%3E")) \
+                if url else None
         return known[node]
     return url_of
 
@@ -453,8 +472,8 @@ class _Out:
 
 def _same_list_block(doc: Document, a: _Out, b: _Out) -> bool:
     """Whether list line ``b`` follows line ``a`` without a blank line in one tight list: the
-    next item of ``a``'s list or of a list around it, an item of a list nested in ``a``'s
-    item that may interrupt its paragraph ("-", "1."), or the next line of ``a``'s item."""
+    next item of ``a``'s list or of a list around it, or an item of a list nested in ``a``'s
+    item that may interrupt its paragraph ("-", "1.")."""
     if [c for c in a.path if c < 0] != [c for c in b.path if c < 0]:
         return False                        # (not inside the same quotes)
     a_items, b_items = a.items, b.items
@@ -465,7 +484,9 @@ def _same_list_block(doc: Document, a: _Out, b: _Out) -> bool:
         if depth <= len(a_items) and b_items[:-1] == a_items[:depth - 1]:
             return doc.parent[b_items[-1]] == doc.parent[a_items[depth - 1]]
         return b.new_item == "bullet" and b_items[:-1] == a_items
-    return b_items == a_items
+    # (an item's next line is a paragraph of its own: joined to the line before, a "[" on
+    # one and a "](" on the other would make a link the escaping of each line cannot see)
+    return False
 
 
 # stand-ins while a line is escaped whole: the opening and closing markers of an element's
@@ -485,9 +506,14 @@ def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Bl
     out: list[str] = []
     spans: list[str] = []
     urls: list[str] = []
-    def target(j: int) -> int:          # the piece's link, -1 when none or going nowhere
+    def target(j: int) -> int:
+        """The piece's link; -1 when none, going nowhere, or inside a code element (a
+        signature's linked type: the code stays one span)."""
         link = where[j].link if url_of is not None else -1
-        return link if link >= 0 and url_of(link) else -1
+        inline = where[j].inline
+        if link < 0 or inline >= 0 and names[inline] in _CODE and link > inline:
+            return -1
+        return link if url_of(link) else -1
 
     k = 0
     while k < len(line):
@@ -501,9 +527,11 @@ def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Bl
         inner: list[str] = []
         known = len(spans)
         _runs(line, k, end, pieces, seps, where, names, in_heading, inner, spans)
-        # (a "]" in a code span of a link's text, "[`]:x`](u)", reads as a link definition)
+        # (a "]:" in a code span of a link's text, "[`]:x`](u)", reads as a link
+        # definition; a permalink mark alone, "¶", is no text to link)
         if url and any(pieces[j].strip() for j in line[k:end]) and \
-                not any("]" in span for span in spans[known:]):
+                not any("]:" in span for span in spans[known:]) and \
+                "".join(pieces[j] for j in line[k:end]).strip() not in _MARKS:
             # (a bracket inside a link's text would end it: escaped below)
             out.append(_LINK_OPEN + "".join(inner).replace("[", _OPEN_BRACKET)
                        .replace("]", _CLOSE_BRACKET) + _LINK_CLOSE)
@@ -511,9 +539,7 @@ def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Bl
         else:
             out.extend(inner)
         k = end
-    text = "".join(out)
-    if _INLINE_CHARS.search(text):
-        text = _INLINE.sub(r"\\\1", text)
+    text = _escape_inline("".join(out))
     if line_start and not text.startswith((_CODE_AT, _LINK_OPEN)):    # (a code span holds
         text = escape_line_start(text)                  # its closer: no fence)
     if spans:
@@ -529,6 +555,7 @@ def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Bl
 
 
 _LINK_OPEN, _LINK_CLOSE, _OPEN_BRACKET, _CLOSE_BRACKET = "\x04", "\x05", "\x06", "\x07"
+_MARKS = frozenset(("¶", "§", "#", "🔗"))
 
 
 def _runs(line: list[int], lo: int, hi: int, pieces: list[str], seps: list[str],
@@ -540,12 +567,12 @@ def _runs(line: list[int], lo: int, hi: int, pieces: list[str], seps: list[str],
     while k < hi:
         start = line[k]
         element = where[start].inline
-        code = element >= 0 and names[element] in _CODE
         end = k + 1
-        # (two code elements with nothing between are one span: "`a``b`" would not read)
+        # (two code elements with nothing between are one span: "`a``b`" would not read;
+        # so are two of one emphasis: "**a:****:b**")
         while element >= 0 and end < hi and (where[line[end]].inline == element or (
-                code and not seps[line[end]] and where[line[end]].inline >= 0
-                and names[where[line[end]].inline] in _CODE)):
+                not seps[line[end]] and where[line[end]].inline >= 0 and _same_kind(
+                    names[element], names[where[line[end]].inline]))):
             end += 1
         # (a line break inside the line: the lines of a heading)
         raw = "".join((seps[j].replace("\n", " ") if j != start else "") + pieces[j]
@@ -565,6 +592,11 @@ def _runs(line: list[int], lo: int, hi: int, pieces: list[str], seps: list[str],
         else:
             out.append(raw)
         k = end
+
+
+def _same_kind(a: str, b: str) -> bool:
+    """Two inline elements written with the same markers (code, ``**`` or ``*``)."""
+    return (a in _CODE and b in _CODE) or (a in _EMPHASIS and _EMPHASIS[a] == _EMPHASIS.get(b))
 
 
 def _wordy(char: str) -> bool:

@@ -50,12 +50,12 @@ def test_nested_and_numbered_lists():
     md, _ = whole("<ul><li>one</li><li>two<ul><li>two a</li><li>two b<p>more</p></li></ul></li>"
                   "<li>three</li></ul><ol start=3><li>c</li><li>d</li></ol>"
                   "<ol reversed><li>x</li><li>y</li></ol><ol><li value=7>g</li><li>h</li></ol>")
-    assert md == ("- one\n- two\n    - two a\n    - two b\n      more\n- three\n\n3. c\n4. d\n\n"
+    assert md == ("- one\n- two\n    - two a\n    - two b\n\n      more\n- three\n\n3. c\n4. d\n\n"
                   "2) x\n1) y\n\n7. g\n8. h")
     html = rendered(md)
     outer = html.find("ul")
     assert [li.text.strip() for li in outer.findall("li")] == ["one", "two", "three"]
-    assert [li.text_content() for li in outer.find("li[2]/ul").findall("li")] == \
+    assert [li.text_content().strip() for li in outer.find("li[2]/ul").findall("li")] == \
         ["two a", "two b\nmore"]
     assert [ol.get("start") for ol in html.findall("ol")] == ["3", "2", "7"]
 
@@ -298,3 +298,36 @@ def test_links_on_request():
         ("the guide [v2]", "https://ex.test/docs/a%20b%281%29.html"),
         ("pipe|cell", "https://ex.test/p"), ("1. start", "https://ex.test/docs/x")]
     assert whole(page, url="https://ex.test/page")[0].count("](") == 0   # (off by default)
+
+
+@pytest.mark.parametrize("html, expected", [
+    # a linked type inside a signature's code stays one code span
+    ('<p>Returns <code><a href="struct.Vec.html">Vec</a>&lt;<a href="s.html">String</a>&gt;'
+     '</code></p>', "Returns `Vec<String>`"),
+    # a card's link around its heading links the heading
+    ('<a href="/post"><h2>Post title</h2><p>Teaser</p></a>',
+     "## [Post title](https://site.test/post)\n\n[Teaser](https://site.test/post)"),
+    # an escaped entity in a URL stays escaped; a web URL's backslashes are slashes
+    ('<p><a href="?q=a&amp;amp;b=c">q</a> <a href="..\\docs\\x.html">x</a></p>',
+     "[q](https://site.test/dir/page.html?q=a\\&amp;b=c) [x](https://site.test/docs/x.html)"),
+    # a "]" in a code span of a link's text keeps the link
+    ('<p><a href="u"><code>a[0]</code></a> and more</p>',
+     "[`a[0]`](https://site.test/dir/u) and more"),
+    # a permalink mark is no link
+    ('<h2>Title <a href="https://site.test/dir/page.html#t">¶</a></h2>', "## Title"),
+    # two emphasis elements with nothing between are one
+    ("<p><b>1:</b><b>:1</b> x</p>", "**1::1** x"),
+])
+def test_link_review_cases(html, expected):
+    md, text = whole(html, links=True, url="https://site.test/dir/page.html")
+    assert md == expected
+    assert words(rendered(md).text_content()) == words(text)
+
+
+def test_a_line_of_thousands_of_brackets_converts_in_linear_time():
+    import time
+
+    started = time.process_time()
+    md, _ = whole("<p>" + "see [12] and " * 8000 + "[x](y)</p>")
+    assert time.process_time() - started < 5        # (quadratic: 0.8 s here for 8,000)
+    assert md.count("\\[12]") == 8000 and md.endswith("\\[x](y)")
