@@ -146,8 +146,9 @@ class CorpusWriterPipeline(_StatePipeline):
     (``.jsonl.gz`` with ``CORPUS_COMPRESS=gzip``): on-topic pages that are not duplicates, not
     ``noindex``, not hubs (main text more than ``CORPUS_MAX_LINK_SHARE`` link text) and not
     short (``CORPUS_MIN_CHARS``); with ``CORPUS_MARKDOWN`` each document also holds its main
-    text as Markdown (``CORPUS_MARKDOWN_LINKS``: with its links); with ``FEATURE_LEARN_FROM=written`` (the default) a written page then
-    feeds the dynamic feature library."""
+    text as Markdown (``CORPUS_MARKDOWN_LINKS``: with its links); with
+    ``FEATURE_LEARN_FROM=written`` (the default) a written page then feeds the dynamic
+    feature library."""
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)

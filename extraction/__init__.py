@@ -57,7 +57,8 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
     ``content_type``, in-page declaration, then statistics).  ``siblings``: other pages of the
     same site/template (used by E5 and E6).  ``language``: overrides language detection.
     ``markdown``: also give the main text as Markdown (``result.markdown``, see
-    :mod:`extraction.markdown`), with ``markdown_links`` its links as ``[text](url)``.  ``options`` are passed to the method (e.g. ``T=0.3`` for E1).
+    :mod:`extraction.markdown`), with ``markdown_links`` its links as ``[text](url)``.
+    ``options`` are passed to the method (e.g. ``T=0.3`` for E1).
     """
     name = canonical(method)  # an unknown method name is a programming error: it raises
     try:

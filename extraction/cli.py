@@ -44,6 +44,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         print(f"{err.filename}: cannot read sibling page: {err.strerror}", file=sys.stderr)
         return 2
     status = 0
+    markdown = args.markdown or args.links        # (--links asks for Markdown too)
     for name in args.files:
         try:
             data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
@@ -52,7 +53,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             status = 1
             continue
         result = extract(data, args.url, method=args.method, siblings=siblings,
-                         markdown=args.markdown or args.links, markdown_links=args.links)
+                         markdown=markdown, markdown_links=args.links)
         if args.json:
             row = result.to_dict()
             row["file"] = shown(name)
@@ -61,7 +62,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             if len(args.files) > 1:
                 print(f"==> {shown(name)} <==")
             if result.text:
-                print(result.markdown if args.markdown or args.links else result.text)
+                print(result.markdown if markdown else result.text)
             else:
                 print(f"{shown(name)}: no main text: {result.reason}", file=sys.stderr)
     return status
@@ -135,7 +136,8 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_byte
                  markdown: bool = False, links: bool = False) -> tuple[dict, str | None]:
     """The output row of one page and, when its text is empty, why (never raises).  A page
     over ``max_bytes`` (when not 0) is not extracted: ``auto`` peaked at 2.2 GB on a 20 MB
-    page of 2.3 million nodes, in each worker."""
+    page of 2.3 million nodes, in each worker.  ``markdown``: a "markdown" field too, with
+    its ``links``."""
     try:
         if job.error:
             result, text, reason = None, "", job.error
@@ -144,7 +146,7 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_byte
                 f"page of {len(job.body):,} bytes, over --max-bytes {max_bytes:,}"
         else:
             result = extract(job.body, job.url, method=method, siblings=job.siblings,
-                             content_type=job.content_type, markdown=markdown or links,
+                             content_type=job.content_type, markdown=markdown,
                              markdown_links=links)
             text, reason = result.text, result.reason
     except Exception as err:  # noqa: BLE001 - never abort a batch on one page
@@ -152,11 +154,11 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_byte
     row: dict = {"id": job.key, **dict(job.fields)}
     if full and result is not None:
         row.update((k, v) for k, v in result.to_dict().items() if k not in row)
-    elif full and (markdown or links):
+    elif full and markdown:
         row["markdown"] = ""
     else:
         row["text"] = text
-        if markdown or links:
+        if markdown:
             row["markdown"] = result.markdown if result is not None else ""
         if job.fields and result is not None:
             row.update(title=result.title, language=result.language)
@@ -199,8 +201,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     jobs = _warc_jobs(warcs) if warcs else _folder_jobs(source, files)
     total = None if warcs else len(files)
     work = partial(_extract_row, method=args.method, with_reason=args.with_reason,
-                   full=args.full, max_bytes=args.max_bytes, markdown=args.markdown,
-                   links=args.links)
+                   full=args.full, max_bytes=args.max_bytes,
+                   markdown=args.markdown or args.links, links=args.links)
     out = Path(args.output)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

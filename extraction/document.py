@@ -136,11 +136,8 @@ class Document:
         at once took about 1 GB on a page of 2.3 million nodes)."""
         own = np.asarray(own)
         if own.ndim > 1:
-            out = np.empty(own.shape[:-1] + (self.size if nodes is None else len(
-                np.arange(self.size)[nodes]),))
-            for index in np.ndindex(own.shape[:-1]):
-                out[index] = self.subtree_sum(own[index], nodes)
-            return out
+            rows = [self.subtree_sum(row, nodes) for row in own.reshape(-1, own.shape[-1])]
+            return np.stack(rows).reshape(own.shape[:-1] + (-1,))
         cum = np.zeros(own.shape[-1] + 1)
         np.cumsum(own, dtype=np.float64, out=cum[1:])
         if nodes is None:

@@ -10,9 +10,10 @@ words of :meth:`Document.text_of` in its order, with the page's structure around
   it); ``<code>``, ``<kbd>``, ``<samp>``, ``<tt>`` elsewhere: a code span;
 - ``<strong>``/``<b>`` and ``<em>``/``<i>``: ``**`` and ``*`` around their text on one line
   (not inside headings and code);
-- a data table (:func:`grid_tables`): a pipe table, its first kept row the header;
-  a layout table, its lines as paragraphs;
-- any other line: a paragraph of its own.
+- a data table (:func:`grid_tables`): a pipe table, its first kept row the header,
+  ``colspan``/``rowspan`` held by empty cells; a layout table, its lines as paragraphs;
+- any other line: a paragraph of its own;
+- with ``links``: the runs of an ``<a href>`` as ``[text](url)`` (:func:`_link_urls`).
 
 Characters that would start markup are escaped with a backslash (a line starting "1. " or
 "# ", ``*``, a backtick, ``<`` before a letter, ``|`` in a cell). [ours: the format and its
@@ -82,11 +83,12 @@ class _Block:
 
     @property
     def items(self) -> tuple:
-        return tuple(c for c in self.path if c >= 0)
+        return _items(self.path)
 
-    @property
-    def quotes(self) -> int:
-        return sum(1 for c in self.path if c < 0)
+
+def _items(path: tuple) -> tuple:
+    """The list items of a container path (quotes are negative)."""
+    return tuple(c for c in path if c >= 0)
 
 
 def escape(text: str, *, line_start: bool = True) -> str:
@@ -107,18 +109,20 @@ def escape_line_start(text: str) -> str:
     return text
 
 
+def _longest_backticks(text: str) -> int:
+    return max((len(run) for run in re.findall("`+", text)), default=0)
+
+
 def code_span(text: str) -> str:
     """``text`` as an inline code span: delimited by one backtick more than its longest run."""
-    longest = max((len(run) for run in re.findall("`+", text)), default=0)
-    fence = "`" * (longest + 1)
+    fence = "`" * (_longest_backticks(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def code_block(text: str, language: str = "") -> str:
     """A fenced code block, its fence longer than any run of backticks in ``text``."""
-    longest = max((len(run) for run in re.findall("`{3,}", text)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = "`" * max(3, _longest_backticks(text) + 1)
     return f"{fence}{language}\n{text}\n{fence}"
 
 
@@ -294,11 +298,11 @@ def to_markdown(doc: Document, keep: np.ndarray, links: bool = False) -> str:
         line = lines[k_line]
         first = where[line[0]]
         if first.table in grids and first.row >= 0:
-            rows = []
+            table_lines = []
             while k_line < len(lines) and where[lines[k_line][0]].table == first.table:
-                rows.append(lines[k_line])
+                table_lines.append(lines[k_line])
                 k_line += 1
-            caption, table = _table(doc, rows, pieces, seps, where, url_of)
+            caption, table = _table(doc, table_lines, pieces, seps, where, url_of)
             if caption:
                 out.append(prefixes.block("p", escape(caption), first.path))
             if table:
@@ -306,9 +310,9 @@ def to_markdown(doc: Document, keep: np.ndarray, links: bool = False) -> str:
             continue
         k_line += 1
         if ids[line[0]] in preformatted:
-            pre = first.pre if first.pre >= 0 else ids[line[0]]
-            out.append(prefixes.block("code", code_block(_code(doc, pre, invisible),
-                                                         code_language(doc, pre)), first.path))
+            out.append(prefixes.block("code", code_block(_code(doc, first.pre, invisible),
+                                                         code_language(doc, first.pre)),
+                                      first.path))
             continue
         if first.heading >= 0:                  # a heading's lines are one heading
             while k_line < len(lines) and where[lines[k_line][0]].heading == first.heading \
@@ -348,6 +352,7 @@ def _code(doc: Document, pre: int, invisible: bool) -> str:
 
 _NO_TARGET = frozenset(("javascript", "data", "vbscript", "file", "about", "blob"))
 _ENTITY_AMP = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+_URL_ENCODED = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E"})
 
 
 def _link_urls(doc: Document) -> Callable[[int], str | None]:
@@ -368,9 +373,7 @@ def _link_urls(doc: Document) -> Callable[[int], str | None]:
             if href and not href.startswith("#") and scheme not in _NO_TARGET:
                 url = resolved(base, href) if base else href
             # (an entity in a destination is read: "&amp;" stays itself escaped)
-            known[node] = _ENTITY_AMP.sub(r"\\&", url.replace(" ", "%20").replace(
-                "(", "%28").replace(")", "%29").replace("<", "%3C").replace(">", "%3E")) \
-                if url else None
+            known[node] = _ENTITY_AMP.sub(r"\\&", url.translate(_URL_ENCODED)) if url else None
         return known[node]
     return url_of
 
@@ -467,26 +470,24 @@ class _Out:
 
     @property
     def items(self) -> tuple:
-        return tuple(c for c in self.path if c >= 0)
+        return _items(self.path)
 
 
 def _same_list_block(doc: Document, a: _Out, b: _Out) -> bool:
     """Whether list line ``b`` follows line ``a`` without a blank line in one tight list: the
     next item of ``a``'s list or of a list around it, or an item of a list nested in ``a``'s
     item that may interrupt its paragraph ("-", "1.")."""
-    if [c for c in a.path if c < 0] != [c for c in b.path if c < 0]:
-        return False                        # (not inside the same quotes)
+    # (an item's next line is a paragraph of its own: joined to the line before, a "[" on
+    # one and a "](" on the other would make a link the escaping of each line cannot see)
+    if not b.new_item or [c for c in a.path if c < 0] != [c for c in b.path if c < 0]:
+        return False                        # (or not inside the same quotes)
     a_items, b_items = a.items, b.items
     if not a_items or not b_items or doc.parent[a_items[0]] != doc.parent[b_items[0]]:
         return False
     depth = len(b_items)
-    if b.new_item:
-        if depth <= len(a_items) and b_items[:-1] == a_items[:depth - 1]:
-            return doc.parent[b_items[-1]] == doc.parent[a_items[depth - 1]]
-        return b.new_item == "bullet" and b_items[:-1] == a_items
-    # (an item's next line is a paragraph of its own: joined to the line before, a "[" on
-    # one and a "](" on the other would make a link the escaping of each line cannot see)
-    return False
+    if depth <= len(a_items) and b_items[:-1] == a_items[:depth - 1]:
+        return doc.parent[b_items[-1]] == doc.parent[a_items[depth - 1]]
+    return b.new_item == "bullet" and b_items[:-1] == a_items
 
 
 # stand-ins while a line is escaped whole: the opening and closing markers of an element's
@@ -506,6 +507,7 @@ def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Bl
     out: list[str] = []
     spans: list[str] = []
     urls: list[str] = []
+
     def target(j: int) -> int:
         """The piece's link; -1 when none, going nowhere, or inside a code element (a
         signature's linked type: the code stays one span)."""
