@@ -1,9 +1,11 @@
 """Title, language and page metadata (meta tags, Open Graph, then JSON-LD for what they lack)."""
 from __future__ import annotations
 
+import heapq
 import json
 import re
 from functools import lru_cache
+from itertools import groupby, islice
 from os.path import commonprefix
 from typing import Any, Sequence
 from urllib.parse import urljoin, urlsplit
@@ -14,6 +16,7 @@ from langcodes.data_dicts import MACROLANGUAGES
 from lxml import etree
 
 from .chars import collapse
+from .dates import iso_date, text_date, url_date
 from .document import Document, tag_code
 
 # (citation_*: the Highwire Press tags of academic publishers, repositories and preprint
@@ -426,6 +429,82 @@ _CREDIT = re.compile(r"\W*(?:!|team|inc\b|ltd\b|llc\b|gmbh\b|group\b|developers?
                      r"project\b|community\b|and\b|&|\s*$)", re.I)
 
 
+# what marks an element as holding the page's date in its class or id ("entry-date",
+# "postedOn", "byline", WordPress's "entry-meta")
+_DATED_MARK = re.compile(r"date|time|posted|publish|byline|meta", re.I)
+# what marks an element as holding a date that is not the page's: a comment's, a link to the
+# previous or next post, an archive's or a calendar's; a date field of a form
+_UNDATED_MARKS = frozenset(("comment", "comments", "commentlist", "reply", "replies", "nav",
+                            "navigation", "pagination", "pager", "prev", "previous", "calendar",
+                            "archive", "archives"))
+_UNDATED_TAGS = frozenset(("form", "select", "option"))
+_MARK_WORD = re.compile(r"[a-z]+")
+MAX_DATED_ELEMENTS = 40     # [ours] dated elements read per page
+_TIME = tag_code("time")
+
+
+def _undated_place(el) -> bool:
+    """Inside a comment, a link to another post, an archive, a calendar or a form (by the
+    words of the element's and its ancestors' class and id; the id of the CleanEval wrapper,
+    a URL, is no mark)."""
+    for a in (el, *el.iterancestors()):
+        if a.tag in _UNDATED_TAGS:
+            return True
+        if a.tag in ("body", "html"):   # (a body's "comments-open": WordPress's page state)
+            break
+        marks = " ".join(v for v in (a.get("class"), a.get("id")) if v and "://" not in v)
+        if marks and not _UNDATED_MARKS.isdisjoint(_MARK_WORD.findall(marks.lower())):
+            return True
+    return False
+
+
+def text_date_of(doc: Document, day_first: bool = False) -> str | None:
+    """The date the page's text states in an element marked as dated (``<time>``, a class
+    or id naming a date, a time, a byline, "posted", "published", an entry's meta line;
+    :data:`MAX_DATED_ELEMENTS` at most), the first in document order outside comments,
+    links to other posts, archives and forms; ``None`` when there is none."""
+    search = _DATED_MARK.search
+    marked = (i for i, (cls, ident) in doc.hints.items()    # (in node order)
+              if cls and search(cls) or ident and search(ident))
+    times = np.flatnonzero(doc.tag == _TIME).tolist()
+    ids = (i for i, _ in groupby(heapq.merge(marked, times)))
+    for i in islice(ids, MAX_DATED_ELEMENTS):
+        el = doc.elements[i]
+        text = _element_text(el)
+        if not text or not _DATE_YEAR.search(text) or _undated_place(el):
+            continue
+        found = text_date(text, day_first)
+        if found:
+            return found
+    return None
+
+
+def _day_first(declared: str | None) -> bool:
+    """Whether the page writes "05/04/2003" for 5 April: any declared language but US
+    English (an undeclared one is read in the US order)."""
+    if not declared:
+        return False
+    code = declared.strip().lower().replace("_", "-")
+    return not (code in ("en", "en-us") or code.startswith("en-us"))
+
+
+def _dates_in_iso(doc: Document, out: dict[str, Any]) -> None:
+    """``out``'s dates as ISO 8601 (:func:`dates.iso_date`), a value that reads as none
+    dropped; without a date, the one in the page's URL or canonical URL, else the one its
+    text states (:func:`text_date_of`)."""
+    day_first = _day_first(out.get("declared_language"))
+    for field in _DATE_FIELDS:
+        if field in out:
+            value = iso_date(out.pop(field), day_first)
+            if value:
+                out[field] = value
+    if "date" not in out:
+        value = url_date(doc.url) or url_date(out.get("canonical_url")) \
+            or text_date_of(doc, day_first)
+        if value:
+            out["date"] = value
+
+
 def _software_credit(author: str, generator: str | None) -> bool:
     """Whether ``author`` credits the software of the page's ``<meta name="generator">``:
     the generator itself, or its product name followed by "!", "Team", "Inc", "and"...
@@ -478,6 +557,7 @@ def read_metadata(doc: Document) -> dict[str, Any]:
             # (relative to the page, or to its <base>: "/news/story-1")
             out["canonical_url"] = resolved(page_base(doc), link.get("href").strip())
             break
+    _dates_in_iso(doc, out)
     return {k: v for k, v in out.items() if v}
 
 

@@ -124,7 +124,7 @@ def test_dates_without_a_year_and_authors_that_are_link_labels_are_not_reported(
     # the abbr's title holds the date, its text the clock
     assert meta("", '<abbr itemprop="datePublished" title="2012-10-07T16:04:00-06:00">4:04 PM'
                 "</abbr>")["date"] == "2012-10-07T16:04:00-06:00"
-    assert meta('<meta name="date" content="19980210">')["date"] == "19980210"
+    assert meta('<meta name="date" content="19980210">')["date"] == "1998-02-10"
     assert "author" not in meta("", '<a rel="author" href="/p/1">View Profile</a>')
     assert "author" not in meta("", '<a rel="author" href="/about">About Me</a>')
     assert meta("", '<a rel="author" href="/p/2">By Jane Doe</a>')["author"] == "Jane Doe"
@@ -151,7 +151,7 @@ def test_an_iso_date_wins_over_a_display_form_of_it():
     html = ('<html><head><meta name="date" content="November 20, 2019 13:42">'
             '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": '
             '"2019-11-20 13:42:06+08:00"}</script></head><body>' + ARTICLE + "</body></html>")
-    assert extract(html).metadata["date"] == "2019-11-20 13:42:06+08:00"
+    assert extract(html).metadata["date"] == "2019-11-20T13:42:06+08:00"
     html = ('<html><head><meta name="date" content="Tue Nov 19 2019 03:05:46 GMT+0000"></head>'
             '<body><article><time datetime="2019-11-19">Nov 19</time>' + ARTICLE
             + "</article></body></html>")

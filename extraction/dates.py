@@ -1,0 +1,215 @@
+"""Publication dates: any written form of a date to ISO 8601, and dates a page states outside
+its meta tags (in its URL, in a dated element's text).
+
+:func:`iso_date` reads ISO 8601 and its relatives ("2019-11-20 13:42", "2019/11/20",
+"20191120"), East Asian dates ("2019年11月20日", "2019년 11월 20일") and, through dateutil,
+the written forms of English pages ("Tue, 19 Nov 2019 06:13:48 -0600", "November 19, 2019,
+07:47 PM EST", "21/05/2003").  A value is a date only when it states a year, a month and a
+day; the result keeps what it states: "2019-11-20", or "2019-11-20T13:42:00" with the time,
+"2019-11-20T13:42:00+08:00" with its offset (a zone name other than UTC/GMT is dropped, it
+names no offset unambiguously).
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from datetime import datetime, timedelta, timezone
+from urllib.parse import urlsplit
+
+from dateutil import parser as _dateutil
+
+# years a page can be from (not Go's zero time, not a product number)
+MIN_YEAR, MAX_YEAR = 1900, 2099
+
+_ZONE = r"(?P<zone>Z|[+-]\d{2}(?::?\d{2})?|\s*(?:UTC|GMT)(?:[+-]\d{2}(?::?\d{2})?)?)?"
+_CLOCK = (r"(?:[T\s]+(?P<hour>\d{1,2})[:：时](?P<minute>\d{2})(?:[:：分](?P<second>\d{2})"
+          r"(?:[.,]\d+)?)?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?\s*" + _ZONE + r")?")
+# year first: ISO 8601 and its relatives, East Asian dates
+_YMD = re.compile(r"\s*(?P<year>\d{4})\s*(?:[-/.]|年|년)\s*(?P<month>\d{1,2})\s*(?:[-/.]|月|월)"
+                  r"\s*(?P<day>\d{1,2})(?:\s*(?:日|号|號|일))?(?![\d/.-])" + _CLOCK)
+_COMPACT = re.compile(r"\s*(?P<year>(?:19|20)\d{2})(?P<month>\d{2})(?P<day>\d{2})\s*$")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+
+# month names besides English's (dateutil's own), as written in dates ("19. November 2019",
+# "19 de noviembre de 2019", "19 ноября 2019"; Slavic and Greek in the genitive), with the
+# common abbreviations: French, German, Spanish, Italian, Portuguese, Dutch, Swedish, Danish,
+# Norwegian, Indonesian, Polish, Czech, Russian, Ukrainian, Turkish, Greek
+_MONTH_NAMES = (
+    "janvier janv januar jänner enero ene gennaio gen janeiro januari stycznia ledna января "
+    "січня ocak ιανουαρίου",
+    "février fevrier févr fevr februar febrero febbraio fevereiro fev februari lutego února "
+    "февраля лютого şubat φεβρουαρίου",
+    "mars märz mär marzo março marco maart mrt marts maret marca března марта березня mart "
+    "μαρτίου",
+    "avril avr abril aprile april kwietnia dubna апреля квітня nisan απριλίου",
+    "mai maggio mag maio mei maj maja května мая травня mayıs μαΐου",
+    "juin juni junio giugno giu junho czerwca června июня червня haziran ιουνίου",
+    "juillet juil juli julio luglio lug julho lipca července июля липня temmuz ιουλίου",
+    "août aout agosto ago augustus augusti agustus sierpnia srpna августа серпня ağustos "
+    "αυγούστου",
+    "septembre sept septiembre setiembre settembre set setembro september september "
+    "września září сентября вересня eylül σεπτεμβρίου",
+    "octobre oct oktober octubre ottobre ott outubro out października října октября жовтня "
+    "ekim οκτωβρίου",
+    "novembre novembre noviembre novembro november listopada listopadu ноября листопада "
+    "kasım νοεμβρίου",
+    "décembre decembre déc dezember dez diciembre dic dicembre dezembro december desember "
+    "grudnia prosince декабря грудня aralık δεκεμβρίου",
+)
+
+
+class _ParserInfo(_dateutil.parserinfo):
+    """dateutil's English names, the other languages' months (:data:`_MONTH_NAMES`) and the
+    words between a date's parts ("de", "der", "г.")."""
+
+    MONTHS = [(*english, *names.split()) for english, names
+              in zip(_dateutil.parserinfo.MONTHS, _MONTH_NAMES)]
+    JUMP = [*_dateutil.parserinfo.JUMP, "de", "del", "di", "le", "la", "em", "om", "den",
+            "der", "van", "г", "года", "року", "r", "roku", "του", "τ"]
+
+
+_PARSER = _dateutil.parser(_ParserInfo())
+_MONTH = ("(?:" + "|".join(sorted({name.lower() for names in _ParserInfo.MONTHS
+                                   for name in names}, key=len, reverse=True)) + r")\.?")
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th|er|\.)?"
+# a date inside running text: "Posted on March 3rd, 2012 by", "Updated 19 Nov 2019 07:09 GMT",
+# "19 de noviembre de 2019", "2019-11-20", "2019年11月20日", "21/05/2003"
+_IN_TEXT = re.compile(
+    r"(?<![\w/.-])(?:"
+    rf"{_MONTH}\s+{_DAY},?\s+(?:19|20)\d\d"
+    rf"|{_DAY}\s+(?:of\s+|de\s+)?{_MONTH},?\s+(?:de\s+)?(?:19|20)\d\d"
+    r"|(?:19|20)\d\d\s*(?:[-/.]|年|년)\s*\d{1,2}\s*(?:[-/.]|月|월)\s*\d{1,2}(?:\s*(?:日|号|號|일))?"
+    r"|\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d\d"
+    r")(?![\w/-])(?:,?\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)?", re.I)
+
+# a date in a URL's path: /2019/11/20/, /2019-11-20-title, /20191120/
+_URL_DATE = re.compile(r"(?<![\d])((?:19|20)\d{2})([/_-]?)(0[1-9]|1[0-2]|[1-9](?=/))\2"
+                       r"(0[1-9]|[12]\d|3[01]|[1-9](?=/))(?!\d)")
+
+# "GMT+3": dateutil reads the sign the POSIX way (three hours west); the offset alone is read
+# as written
+_POSIX_ZONE = re.compile(r"(?:GMT|UTC)(?=[+-]\d)", re.I)
+_DEFAULTS = (datetime(1, 1, 1, 0, 0, 0), datetime(2, 2, 2, 1, 1, 1))
+
+
+def _result(year: int, month: int, day: int, hour: int | None = None, minute: int = 0,
+            second: int = 0, offset: timedelta | None = None) -> str | None:
+    if not MIN_YEAR <= year <= MAX_YEAR:
+        return None
+    try:
+        value = datetime(year, month, day)
+        if hour is None:
+            return value.date().isoformat()
+        value = value.replace(hour=hour, minute=minute, second=second)
+        if offset is not None:
+            value = value.replace(tzinfo=timezone(offset))
+    except (ValueError, OverflowError):
+        return None
+    return value.isoformat()
+
+
+def _offset(zone: str | None) -> timedelta | None:
+    if not zone:
+        return None
+    zone = zone.strip().upper()
+    for name in ("UTC", "GMT"):
+        zone = zone.removeprefix(name)
+    if zone in ("", "Z"):
+        return timedelta(0)
+    sign = -1 if zone[0] == "-" else 1
+    digits = zone[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
+    if hours > 14 or minutes > 59:
+        return None
+    return sign * timedelta(hours=hours, minutes=minutes)
+
+
+def _from_match(m: re.Match) -> str | None:
+    year, month, day = int(m["year"]), int(m["month"]), int(m["day"])
+    hour = m.groupdict().get("hour")
+    if hour is None:
+        return _result(year, month, day)
+    hour = int(hour)
+    ampm = (m["ampm"] or "").lower().replace(".", "")
+    if ampm and not 1 <= hour <= 12:
+        return _result(year, month, day)
+    if ampm == "pm" and hour < 12:
+        hour += 12
+    elif ampm == "am" and hour == 12:
+        hour = 0
+    if hour > 23 or int(m["minute"]) > 59 or int(m["second"] or 0) > 59:
+        return _result(year, month, day)
+    return _result(year, month, day, hour, int(m["minute"]), int(m["second"] or 0),
+                   _offset(m["zone"]))
+
+
+def _dateutil_date(value: str, day_first: bool) -> str | None:
+    """``value`` read by dateutil, when it states a year, a month and a day (two readings
+    with different defaults must agree on them)."""
+    readings = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")     # a zone name it does not know ("IST"): no offset
+        for default in _DEFAULTS:
+            try:
+                readings.append(_PARSER.parse(value, default=default, dayfirst=day_first))
+            except (ValueError, OverflowError, TypeError, LookupError):
+                return None
+    first, second = readings
+    if first.date() != second.date():
+        return None     # no day, month or year stated ("November 2019", "4:04 PM")
+    timed = (first.hour, first.minute) == (second.hour, second.minute)
+    offset = first.utcoffset() if timed and first.tzinfo is not None else None
+    return _result(first.year, first.month, first.day, first.hour if timed else None,
+                   first.minute, first.second if first.second == second.second else 0, offset)
+
+
+def iso_date(value: str | None, day_first: bool = False) -> str | None:
+    """``value`` as an ISO 8601 date ("2019-11-20"), with its time when it states one
+    ("2019-11-20T13:42:00", "...+08:00" with an offset); ``None`` when it states no whole date
+    or a year outside 1900-2099.  ``day_first``: how to read "05/04/2003" (False: May 4, the
+    US order; a day above 12 is read as a day either way)."""
+    if not value or len(value) > 200:
+        return None
+    value = value.strip()
+    m = _YMD.match(value)
+    if m and not value[m.end():].strip():
+        return _from_match(m)
+    m = _COMPACT.match(value)
+    if m:
+        return _result(int(m["year"]), int(m["month"]), int(m["day"]))
+    if not _YEAR.search(value):
+        return None
+    value = _POSIX_ZONE.sub("", value)
+    found = _dateutil_date(value, day_first) or text_date(value, day_first)
+    return found if found and found[:4] in value else None
+
+
+def text_date(text: str, day_first: bool = False) -> str | None:
+    """The first whole date written in running ``text`` ("Posted on March 3, 2012 by ...")
+    as :func:`iso_date` gives it; ``None`` when it holds none."""
+    for m in _IN_TEXT.finditer(text):
+        span = m.group(0)
+        ymd = _YMD.match(span)
+        found = _from_match(ymd) if ymd else _dateutil_date(span, day_first)
+        if found:
+            return found
+    return None
+
+
+def url_date(url: str | None) -> str | None:
+    """A date in ``url``'s path ("/2019/11/20/", "/2019-11-20-title", "/20191120/"), as
+    "YYYY-MM-DD"; ``None`` when it holds none."""
+    if not url:
+        return None
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return None
+    for m in _URL_DATE.finditer(path):
+        if not m[2] and (m.start() and path[m.start() - 1] not in "/_-"
+                         or m.end() < len(path) and path[m.end()] not in "/_-."):
+            continue    # eight digits inside a longer token are an id, not a date
+        found = _result(int(m[1]), int(m[3]), int(m[4]))
+        if found:
+            return found
+    return None
