@@ -233,7 +233,11 @@ class Document:
     def pre_lines(self, pre: int) -> list[str]:
         """The lines of a ``<pre>`` as a browser shows them, trailing spaces dropped (blank
         ones kept: the text leaves them out, a Markdown code block keeps them)."""
-        raw = etree.tostring(self.elements[pre], method="text", encoding=str, with_tail=False)
+        el = self.elements[pre]
+        if el.find(".//br") is None:
+            raw = etree.tostring(el, method="text", encoding=str, with_tail=False)
+        else:   # (a <br> breaks a line there: old forums and blogs write listings so)
+            raw = "".join(_pre_text_with_breaks(el))
         return [line.rstrip() for line in raw.replace("\r\n", "\n").replace("\r", "\n")
                 .replace("\xa0", " ").split("\n")]
 
@@ -241,22 +245,32 @@ class Document:
         """``{first text node: text}`` for each outermost ``<pre>`` whose text nodes are all
         kept: its text with line breaks and indentation as a browser shows them (trailing
         spaces and blank lines dropped), and the mask of its other text nodes, which the
-        text replaces.  A ``<pre>`` kept in part, or holding a ``<br>``, is treated as any
-        other text."""
+        text replaces.  A ``<pre>`` kept in part is treated as any other text."""
         out: dict[int, str] = {}
         covered = np.zeros(self.size, dtype=bool)
         is_text = self.kind == TEXT
         for p in self._pre_nodes.tolist():
             inner = np.flatnonzero(is_text[p:self.end[p]]) + p
-            # (a <br> inside breaks a line the text serialisation would not show)
-            if not len(inner) or not keep[inner].all() or self.elements[p].find(".//br") \
-                    is not None:
+            if not len(inner) or not keep[inner].all():
                 continue
             text = "\n".join(line for line in self.pre_lines(p) if line)
             if text:
                 out[int(inner[0])] = text
                 covered[inner[1:]] = True
         return out, covered
+
+
+def _pre_text_with_breaks(pre: etree._Element):
+    """The text runs of a ``<pre>`` in order, a ``<br>`` as a line break (comments and
+    processing instructions are no text)."""
+    for event, el in etree.iterwalk(pre, events=("start", "end")):
+        if event == "start":
+            if el.tag == "br":
+                yield "\n"
+            elif isinstance(el.tag, str) and el.text:
+                yield el.text
+        elif el is not pre and el.tail:
+            yield el.tail
 
 
 def _strip_deep_nesting(html: str) -> str:
@@ -446,6 +460,8 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     _drop_fallbacks(root)
     _drop_hidden(root)
+    if _holds(page, "<pre"):
+        _drop_line_numbers(root)
     doc = _build(root, encoding, url)
     doc.json_ld = json_ld
     if _holds(page, "schema.org/Answer"):
@@ -495,6 +511,34 @@ def _drop_fallbacks(root: etree._Element) -> None:
             el.text = None
             for child in list(el):
                 el.remove(child)        # its tail with it: inside the holder too
+
+
+# the class of a code listing's line-number gutter or of one line's number: Pygments
+# (td.linenos, div.linenodiv, span.linenos), Rouge (td.gutter / td.rouge-gutter, pre.lineno),
+# Hugo's Chroma (span.lnt, span.ln), highlight.js' line-numbers plugin, CodeMirror, others
+_GUTTER_CLASSES = frozenset((
+    "linenos", "linenodiv", "lineno", "gutter", "rouge-gutter", "lnt", "ln", "hljs-ln-numbers",
+    "hljs-ln-n", "codemirror-linenumber", "codemirror-gutter-elt", "line-number",
+    "line-numbers", "linenumber", "blob-num", "code-line-number"))
+_GUTTER_CANDIDATES = etree.XPath(
+    "//*[contains(@class, 'line') or contains(@class, 'gutter') or contains(@class, 'ln')"
+    " or contains(@class, 'Line') or contains(@class, 'blob-num')]")
+_NEAR_CODE = etree.XPath("ancestor-or-self::pre or ancestor::code or .//pre"
+                         " or ancestor::*[position() <= 3][.//pre]")
+_NOT_A_NUMBER = re.compile(r"[^\d\s]")
+
+
+def _drop_line_numbers(root: etree._Element) -> None:
+    """Remove the line numbers of code listings: an element whose class names a line-number
+    gutter (:data:`_GUTTER_CLASSES`), which holds nothing but digits and white space, in or
+    next to a ``<pre>``.  "1 2 3" before the code is not the page's text, nor the code's."""
+    for el in _GUTTER_CANDIDATES(root):
+        if _GUTTER_CLASSES.isdisjoint((el.get("class") or "").lower().split()) \
+                or el.getparent() is None:
+            continue
+        text = el.xpath("string()")
+        if text.strip() and not _NOT_A_NUMBER.search(text) and _NEAR_CODE(el):
+            _remove_keeping_tail(el)
 
 
 # elements a browser does not render: the ``hidden`` attribute, an inline display: none or

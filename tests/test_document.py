@@ -1,3 +1,5 @@
+import re
+
 import numpy as np
 import pytest
 
@@ -184,3 +186,60 @@ def test_declarative_shadow_dom_is_text_and_other_templates_are_not():
 def test_a_lone_surrogate_in_a_str_is_the_replacement_character():
     text = extract("<p>" + "Before \ud800 after, a sentence of the page. " * 10 + "</p>").text
     assert "Before \ufffd after" in text and "?" not in text
+
+
+# the markup of the highlighters that number a listing's lines (Pygments table and inline,
+# Rouge, Hugo's Chroma table and inline); the numbers are no text of the page
+_LISTINGS = {
+    "pygments-table": (
+        '<div class="highlight-python"><table class="highlighttable"><tr><td class="linenos">'
+        '<div class="linenodiv"><pre><span class="normal">1</span>\n<span class="normal">2'
+        '</span></pre></div></td><td class="code"><div class="highlight"><pre><span class="kn">'
+        'import</span> json\n<span class="nb">print</span>(json)\n</pre></div></td></tr>'
+        '</table></div>'),
+    "pygments-inline": (
+        '<div class="highlight"><pre><span class="linenos">1</span>import json\n'
+        '<span class="linenos">2</span>print(json)\n</pre></div>'),
+    "rouge": (
+        '<figure class="highlight"><pre><code class="language-python"><table class="rouge-table">'
+        '<tbody><tr><td class="gutter gl"><pre class="lineno">1\n2\n</pre></td>'
+        '<td class="code"><pre>import json\nprint(json)\n</pre></td></tr></tbody></table>'
+        '</code></pre></figure>'),
+    "chroma-table": (
+        '<div class="highlight"><table class="lntable"><tr><td class="lntd"><pre><code>'
+        '<span class="lnt">1\n</span><span class="lnt">2\n</span></code></pre></td>'
+        '<td class="lntd"><pre><code class="language-python"><span class="line">import json\n'
+        '</span><span class="line">print(json)\n</span></code></pre></td></tr></table></div>'),
+    "chroma-inline": (
+        '<div class="highlight"><pre><code><span class="line"><span class="ln">1</span>import '
+        'json\n</span><span class="line"><span class="ln">2</span>print(json)\n</span></code>'
+        '</pre></div>'),
+}
+_PROSE = "<p>" + "The parser reads the configuration file and reports each error. " * 4 + "</p>"
+
+
+@pytest.mark.parametrize("name", sorted(_LISTINGS))
+def test_line_numbers_of_a_code_listing_are_no_text(name):
+    page = f"<html><body><article><h1>Config</h1>{_PROSE}{_LISTINGS[name]}{_PROSE}</article>"
+    doc = parse(page)
+    text = doc.text_of(doc.kind == TEXT)
+    assert "import json\nprint(json)" in text
+    assert not re.search(r"(?m)^\s*[12]\s*$", text), text
+    result = extract(page, markdown=True)
+    assert "```" in result.markdown and "\n1\n" not in result.markdown
+    assert "import json" in result.text and not re.search(r"(?m)^[12]\s*$", result.text)
+
+
+@pytest.mark.parametrize("html", [
+    # a layout "gutter" with numbers and no code near it; a listing's numbered lines in an
+    # <ol class="linenums"> (Prettify: the numbers are the list's); a table of figures
+    '<div class="gutter">2024</div><p>Text</p>',
+    '<pre class="prettyprint linenums"><ol class="linenums"><li>42</li></ol></pre>',
+    '<table><tr><td class="line-number">7</td><td>seven</td></tr></table>',
+    '<pre>10\n20\n30</pre>',
+])
+def test_numbers_that_are_no_line_numbers_stay(html):
+    digits = re.findall(r">(\d[\d\n]*)<", html)
+    doc = parse(f"<html><body>{html}</body></html>")
+    text = doc.text_of(doc.kind == TEXT)
+    assert all(d.strip() in text for d in digits), text

@@ -331,3 +331,19 @@ def test_a_line_of_thousands_of_brackets_converts_in_linear_time():
     md, _ = whole("<p>" + "see [12] and " * 8000 + "[x](y)</p>")
     assert time.process_time() - started < 5        # (quadratic: 0.8 s here for 8,000)
     assert md.count("\\[12]") == 8000 and md.endswith("\\[x](y)")
+
+
+@pytest.mark.parametrize("html, lines", [
+    # a <br> breaks a listing's line (old forums and blogs; Docusaurus' token lines)
+    ("<pre>if x:<br>    y = 1<br>z = 2</pre>", ["if x:", "    y = 1", "z = 2"]),
+    ('<pre class="language-bash"><code><span class="token-line">npm i<br></span>'
+     '<span class="token-line">npm <b>test</b><!-- c --><br></span></code></pre>',
+     ["npm i", "npm test"]),
+    ("<pre>a<span>x<i>y</i>z</span>w<br/>\n  b</pre>", ["axyzw", "", "  b"]),
+])
+def test_a_pre_with_line_breaks_is_one_code_block(html, lines):
+    md, text = whole(html)
+    assert md.startswith("```") and md.count("```") == 2, md
+    assert md.split("\n")[1:-1] == lines
+    assert text.split("\n") == [line for line in lines if line]
+    assert rendered(md).find(".//pre/code").text.rstrip("\n").split("\n") == lines
