@@ -12,11 +12,13 @@ names no offset unambiguously).
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlsplit
 
 from dateutil import parser as _dateutil
+from dateutil.tz import tzlocal
 
 # years a page can be from (not Go's zero time, not a product number)
 MIN_YEAR, MAX_YEAR = 1900, 2099
@@ -27,34 +29,40 @@ _CLOCK = (r"(?:[T\s]+(?P<hour>\d{1,2})[:：时](?P<minute>\d{2})(?:[:：分](?P<
 # year first: ISO 8601 and its relatives, East Asian dates
 _YMD = re.compile(r"\s*(?P<year>\d{4})\s*(?:[-/.]|年|년)\s*(?P<month>\d{1,2})\s*(?:[-/.]|月|월)"
                   r"\s*(?P<day>\d{1,2})(?:\s*(?:日|号|號|일))?(?![\d/.-])" + _CLOCK)
-_COMPACT = re.compile(r"\s*(?P<year>(?:19|20)\d{2})(?P<month>\d{2})(?P<day>\d{2})\s*$")
+_COMPACT = re.compile(r"\s*(?P<year>(?:19|20)\d{2})(?P<month>\d{2})(?P<day>\d{2})"
+                      r"(?:T(?P<hour>\d{2})(?P<minute>\d{2})(?P<second>\d{2})?(?P<ampm>)"
+                      r"(?P<zone>Z|[+-]\d{2}(?::?\d{2})?)?)?\s*$")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 
 # month names besides English's (dateutil's own), as written in dates ("19. November 2019",
 # "19 de noviembre de 2019", "19 ноября 2019"; Slavic and Greek in the genitive), with the
-# common abbreviations: French, German, Spanish, Italian, Portuguese, Dutch, Swedish, Danish,
-# Norwegian, Indonesian, Polish, Czech, Russian, Ukrainian, Turkish, Greek
+# common abbreviations (not those that are English words: "out", "set", "ago", "mag") and
+# Turkish's also without its letters ("ARALIK"): French, German, Spanish, Italian,
+# Portuguese, Dutch, Swedish, Danish, Norwegian, Indonesian, Polish, Czech, Russian,
+# Ukrainian, Turkish, Greek
 _MONTH_NAMES = (
-    "janvier janv januar jänner enero ene gennaio gen janeiro januari stycznia ledna января "
-    "січня ocak ιανουαρίου",
-    "février fevrier févr fevr februar febrero febbraio fevereiro fev februari lutego února "
-    "февраля лютого şubat φεβρουαρίου",
+    "janvier janv januar jänner enero ene gennaio janeiro januari stycznia sty ledna января "
+    "янв січня ocak oca ιανουαρίου",
+    "février fevrier févr fevr februar febrero febbraio fevereiro fev februari lutego lut "
+    "února февраля фев лютого şubat subat şub φεβρουαρίου",
     "mars märz mär marzo março marco maart mrt marts maret marca března марта березня mart "
     "μαρτίου",
-    "avril avr abril aprile april kwietnia dubna апреля квітня nisan απριλίου",
-    "mai maggio mag maio mei maj maja května мая травня mayıs μαΐου",
-    "juin juni junio giugno giu junho czerwca června июня червня haziran ιουνίου",
-    "juillet juil juli julio luglio lug julho lipca července июля липня temmuz ιουλίου",
-    "août aout agosto ago augustus augusti agustus sierpnia srpna августа серпня ağustos "
-    "αυγούστου",
-    "septembre sept septiembre setiembre settembre set setembro september september "
-    "września září сентября вересня eylül σεπτεμβρίου",
-    "octobre oct oktober octubre ottobre ott outubro out października října октября жовтня "
-    "ekim οκτωβρίου",
-    "novembre novembre noviembre novembro november listopada listopadu ноября листопада "
-    "kasım νοεμβρίου",
+    "avril avr abril abr aprile april kwietnia kwi dubna апреля апр квітня nisan nis "
+    "απριλίου",
+    "mai maggio mayo maio mei maj maja května мая травня mayıs mayis μαΐου",
+    "juin juni junio giugno giu junho czerwca cze června июня июн червня haziran haz ιουνίου",
+    "juillet juil juli julio luglio lug julho lipca lip července июля июл липня temmuz tem "
+    "ιουλίου",
+    "août aout agosto augustus augusti agustus agu sierpnia sie srpna августа авг серпня "
+    "ağustos agustos ağu αυγούστου",
+    "septembre sept septiembre setiembre settembre setembro september września wrz září "
+    "сентября сент сен вересня eylül eylul eyl σεπτεμβρίου",
+    "octobre oct oktober okt octubre ottobre ott outubro października paź paz října октября "
+    "окт жовтня ekim eki οκτωβρίου",
+    "novembre noviembre novembro november listopada lis listopadu ноября ноя листопада "
+    "kasım kasim kas νοεμβρίου",
     "décembre decembre déc dezember dez diciembre dic dicembre dezembro december desember "
-    "grudnia prosince декабря грудня aralık δεκεμβρίου",
+    "des grudnia gru prosince декабря дек грудня aralık aralik ara δεκεμβρίου",
 )
 
 
@@ -71,24 +79,35 @@ class _ParserInfo(_dateutil.parserinfo):
 _PARSER = _dateutil.parser(_ParserInfo())
 _MONTH = ("(?:" + "|".join(sorted({name.lower() for names in _ParserInfo.MONTHS
                                    for name in names}, key=len, reverse=True)) + r")\.?")
-_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th|er|\.)?"
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th|er|\.|º|°)?"
 # a date inside running text: "Posted on March 3rd, 2012 by", "Updated 19 Nov 2019 07:09 GMT",
 # "19 de noviembre de 2019", "2019-11-20", "2019年11月20日", "21/05/2003"
 _IN_TEXT = re.compile(
     r"(?<![\w/.-])(?:"
-    rf"{_MONTH}\s+{_DAY},?\s+(?:19|20)\d\d"
+    r"(?:19|20)\d\d-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
+    rf"|{_MONTH}\s+{_DAY},?\s+(?:19|20)\d\d"
     rf"|{_DAY}\s+(?:of\s+|de\s+)?{_MONTH},?\s+(?:de\s+)?(?:19|20)\d\d"
     r"|(?:19|20)\d\d\s*(?:[-/.]|年|년)\s*\d{1,2}\s*(?:[-/.]|月|월)\s*\d{1,2}(?:\s*(?:日|号|號|일))?"
     r"|\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d\d"
     r")(?![\w/-])(?:,?\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)?", re.I)
 
 # a date in a URL's path: /2019/11/20/, /2019-11-20-title, /20191120/
-_URL_DATE = re.compile(r"(?<![\d])((?:19|20)\d{2})([/_-]?)(0[1-9]|1[0-2]|[1-9](?=/))\2"
-                       r"(0[1-9]|[12]\d|3[01]|[1-9](?=/))(?!\d)")
+_URL_DATE = re.compile(r"(?<![^/_-])((?:19|20)\d{2})([/_-]?)(0[1-9]|1[0-2]|[1-9](?=/))\2"
+                       r"(0[1-9]|[12]\d|3[01]|[1-9](?=/|$))(?=[/_.-]|$)")
 
 # "GMT+3": dateutil reads the sign the POSIX way (three hours west); the offset alone is read
 # as written
 _POSIX_ZONE = re.compile(r"(?:GMT|UTC)(?=[+-]\d)", re.I)
+# an ordinal's mark after a day, which dateutil does not read ("1er mars", "1º de mayo")
+_ORDINAL = re.compile(r"(?<=\d)(?:er|º|°|ª)(?!\w)")
+# "5.11.2019": dotted dates are day first everywhere
+_NUMBER = re.compile(r"\d+")
+# digits of other scripts as ASCII digits: full-width, Arabic-Indic, Persian, Devanagari,
+# Bengali ("２０１９年１１月５日", "٢٠١٩")
+_DIGITS = {ord(c): str(unicodedata.digit(c))
+           for start in (0xFF10, 0x0660, 0x06F0, 0x0966, 0x09E6)
+           for c in map(chr, range(start, start + 10))}
+_DOTTED = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}")
 _DEFAULTS = (datetime(1, 1, 1, 0, 0, 0), datetime(2, 2, 2, 1, 1, 1))
 
 
@@ -147,18 +166,33 @@ def _dateutil_date(value: str, day_first: bool) -> str | None:
     """``value`` read by dateutil, when it states a year, a month and a day (two readings
     with different defaults must agree on them)."""
     readings = []
+    value = _ORDINAL.sub("", value)
+    # (year first, "Tue, 2019-11-05 10:00 CET", is never year-day-month)
+    number = _NUMBER.search(value)
+    year_first = number is not None and len(number.group()) == 4
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")     # a zone name it does not know ("IST"): no offset
         for default in _DEFAULTS:
             try:
-                readings.append(_PARSER.parse(value, default=default, dayfirst=day_first))
-            except (ValueError, OverflowError, TypeError, LookupError):
+                readings.append(_PARSER.parse(
+                    value, default=default, yearfirst=year_first,
+                    dayfirst=(day_first or _DOTTED.search(value) is not None) and not year_first))
+            except (ValueError, ArithmeticError, TypeError, LookupError):
                 return None
     first, second = readings
     if first.date() != second.date():
         return None     # no day, month or year stated ("November 2019", "4:04 PM")
     timed = (first.hour, first.minute) == (second.hour, second.minute)
-    offset = first.utcoffset() if timed and first.tzinfo is not None else None
+    offset = None
+    # (a zone name that is the machine's own, "EST" in New York, comes back as the local
+    # zone: it names no offset a page could be read with elsewhere)
+    if timed and first.tzinfo is not None and not isinstance(first.tzinfo, tzlocal):
+        try:
+            offset = first.utcoffset()
+        except (ValueError, ArithmeticError):
+            offset = None
+        if offset is not None and abs(offset) >= timedelta(hours=24):
+            offset = None
     return _result(first.year, first.month, first.day, first.hour if timed else None,
                    first.minute, first.second if first.second == second.second else 0, offset)
 
@@ -170,13 +204,10 @@ def iso_date(value: str | None, day_first: bool = False) -> str | None:
     US order; a day above 12 is read as a day either way)."""
     if not value or len(value) > 200:
         return None
-    value = value.strip()
-    m = _YMD.match(value)
-    if m and not value[m.end():].strip():
+    value = value.translate(_DIGITS).strip()
+    m = _YMD.match(value) or _COMPACT.match(value)
+    if m:   # (what follows, "CET", "at 10:00", is no part of the date)
         return _from_match(m)
-    m = _COMPACT.match(value)
-    if m:
-        return _result(int(m["year"]), int(m["month"]), int(m["day"]))
     if not _YEAR.search(value):
         return None
     value = _POSIX_ZONE.sub("", value)
@@ -187,6 +218,8 @@ def iso_date(value: str | None, day_first: bool = False) -> str | None:
 def text_date(text: str, day_first: bool = False) -> str | None:
     """The first whole date written in running ``text`` ("Posted on March 3, 2012 by ...")
     as :func:`iso_date` gives it; ``None`` when it holds none."""
+    if not text.isascii():
+        text = text.translate(_DIGITS)
     for m in _IN_TEXT.finditer(text):
         span = m.group(0)
         ymd = _YMD.match(span)
@@ -206,9 +239,8 @@ def url_date(url: str | None) -> str | None:
     except ValueError:
         return None
     for m in _URL_DATE.finditer(path):
-        if not m[2] and (m.start() and path[m.start() - 1] not in "/_-"
-                         or m.end() < len(path) and path[m.end()] not in "/_-."):
-            continue    # eight digits inside a longer token are an id, not a date
+        if not m[2] and m.start() and path[m.start() - 1] != "/":
+            continue    # eight digits after "-" or "_" are an id's ("sku-20191231-blue")
         found = _result(int(m[1]), int(m[3]), int(m[4]))
         if found:
             return found

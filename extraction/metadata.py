@@ -5,7 +5,7 @@ import heapq
 import json
 import re
 from functools import lru_cache
-from itertools import groupby, islice
+from itertools import groupby
 from os.path import commonprefix
 from typing import Any, Sequence
 from urllib.parse import urljoin, urlsplit
@@ -429,54 +429,104 @@ _CREDIT = re.compile(r"\W*(?:!|team|inc\b|ltd\b|llc\b|gmbh\b|group\b|developers?
                      r"project\b|community\b|and\b|&|\s*$)", re.I)
 
 
-# what marks an element as holding the page's date in its class or id ("entry-date",
-# "postedOn", "byline", WordPress's "entry-meta")
-_DATED_MARK = re.compile(r"date|time|posted|publish|byline|meta", re.I)
-# what marks an element as holding a date that is not the page's: a comment's, a link to the
-# previous or next post, an archive's or a calendar's; a date field of a form
-_UNDATED_MARKS = frozenset(("comment", "comments", "commentlist", "reply", "replies", "nav",
-                            "navigation", "pagination", "pager", "prev", "previous", "calendar",
-                            "archive", "archives"))
+# a word of a class or id that marks an element as holding the page's date: one starting or
+# ending with "date", "time", "meta", "byline" ("entry-date", "postedOn", "storydate",
+# "metadata", "datestamp", WordPress's "entry-meta"), German "datum", Spanish "fecha"; not
+# "candidate", "datenschutz", "metal", "timeline", a citation's "accessdate"
+_DATED_WORD = re.compile(r"(?:date|time|meta|byline|posted|publish|pub|datum|fecha)\w*"
+                         r"|\w*(?:date|time|meta|byline|stamp|datum|fecha)")
+_NOT_DATED_WORDS = frozenset((
+    "candidate", "candidates", "update", "updates", "validate", "mandate", "datenschutz",
+    "metal", "timeline", "timelines", "sometimes", "accessdate", "publisher", "publishers"))
+_DATED_MARK = re.compile(r"date|time|posted|publish|pub|byline|meta|stamp|datum|fecha", re.I)
+# ... and those that mark one whose date is not the page's: a comment's or a review's, a
+# link to another post, an archive's, a calendar's (within a word: "commentmetadata",
+# "disqus_thread", "relatedPosts"; as a word: "nav", "prev", "review"); a date field of a form
+_UNDATED_PART = re.compile(r"comment(?!ary)|disqus|discussion|respond|pagination|pagenavi"
+                           r"|navigation|calendar|archive|related|recommend")
+_UNDATED_WORDS = frozenset(("reply", "replies", "responses", "review", "reviews", "nav",
+                            "pager", "prev", "previous", "recent"))
 _UNDATED_TAGS = frozenset(("form", "select", "option"))
-_MARK_WORD = re.compile(r"[a-z]+")
-MAX_DATED_ELEMENTS = 40     # [ours] dated elements read per page
+# ... and what marks a date as a later one
+_UPDATE = re.compile(r"update|modif|edited|lastmod|revised")
+# a word of a class or id: "postedOn" -> "posted", "on"; "entry-date" -> "entry", "date"
+_MARK_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+MAX_DATED_ELEMENTS = 40     # [ours] dated elements holding a year read per page
+MAX_DATED_NODES = 60        # [ours] ... each of at most this many nodes (a date is short)
 _TIME = tag_code("time")
 
 
+def _mark_words(marks: str) -> set[str]:
+    return {w.lower() for w in _MARK_WORD.findall(marks)}
+
+
 def _undated_place(el) -> bool:
-    """Inside a comment, a link to another post, an archive, a calendar or a form (by the
-    words of the element's and its ancestors' class and id; the id of the CleanEval wrapper,
-    a URL, is no mark)."""
+    """Inside a comment, a review, a link to another post, an archive, a calendar or a
+    form (by the words of the element's and its ancestors' class, id and itemprop; the id of
+    the CleanEval wrapper, a URL, is no mark)."""
     for a in (el, *el.iterancestors()):
         if a.tag in _UNDATED_TAGS:
             return True
         if a.tag in ("body", "html"):   # (a body's "comments-open": WordPress's page state)
             break
-        marks = " ".join(v for v in (a.get("class"), a.get("id")) if v and "://" not in v)
-        if marks and not _UNDATED_MARKS.isdisjoint(_MARK_WORD.findall(marks.lower())):
+        marks = " ".join(v for v in (a.get("class"), a.get("id"), a.get("itemprop"))
+                         if v and "://" not in v)
+        if marks and (_UNDATED_PART.search(marks.lower()) is not None
+                      or not _UNDATED_WORDS.isdisjoint(_mark_words(marks))):
             return True
     return False
 
 
+def _dated(doc: Document, node: int) -> bool:
+    cls, ident = doc.hints.get(node, (None, None))
+    marks = " ".join(filter(None, (cls, ident)))
+    return bool(marks) and _DATED_MARK.search(marks) is not None \
+        and any(_DATED_WORD.fullmatch(w) and w not in _NOT_DATED_WORDS
+                for w in _mark_words(marks))
+
+
 def text_date_of(doc: Document, day_first: bool = False) -> str | None:
     """The date the page's text states in an element marked as dated (``<time>``, a class
-    or id naming a date, a time, a byline, "posted", "published", an entry's meta line;
-    :data:`MAX_DATED_ELEMENTS` at most), the first in document order outside comments,
-    links to other posts, archives and forms; ``None`` when there is none."""
+    or id word naming a date, a time, a byline, "posted", "published", an entry's meta line;
+    :data:`MAX_DATED_ELEMENTS` holding a year at most, each small), outside comments,
+    reviews, links to other posts, archives and forms; the innermost such element (not the
+    meta line around a "published" and an "updated" date), one in an ``<article>`` or
+    ``<main>`` first, then one outside the page's ``<header>`` and ``<nav>`` (where a site
+    shows today's date), then in document order, a date marked as an update last; ``None``
+    when there is none."""
     search = _DATED_MARK.search
     marked = (i for i, (cls, ident) in doc.hints.items()    # (in node order)
-              if cls and search(cls) or ident and search(ident))
+              if (cls and search(cls) or ident and search(ident)) and _dated(doc, i))
     times = np.flatnonzero(doc.tag == _TIME).tolist()
-    ids = (i for i, _ in groupby(heapq.merge(marked, times)))
-    for i in islice(ids, MAX_DATED_ELEMENTS):
+    ids = [i for i, _ in groupby(heapq.merge(marked, times))]
+    found = []
+    for k, i in enumerate(ids):
+        if len(found) >= MAX_DATED_ELEMENTS:
+            break
+        if doc.end[i] - i > MAX_DATED_NODES or k + 1 < len(ids) and ids[k + 1] < doc.end[i]:
+            continue        # too big for a date, or around another dated element
         el = doc.elements[i]
         text = _element_text(el)
         if not text or not _DATE_YEAR.search(text) or _undated_place(el):
             continue
-        found = text_date(text, day_first)
-        if found:
-            return found
-    return None
+        date = text_date(text, day_first)
+        if date:
+            found.append((_date_rank(el), i, date))
+    return min(found)[2] if found else None
+
+
+def _date_rank(el) -> tuple[int, bool]:
+    """Where a dated element stands: 0 in an ``<article>`` or ``<main>``, 1 elsewhere, 2 in
+    the page's ``<header>`` or ``<nav>``; and whether its marks name an update."""
+    place = 1
+    for a in el.iterancestors():
+        if a.tag in ("article", "main"):
+            place = 0
+            break
+        if a.tag in ("header", "nav"):
+            place = 2
+    marks = " ".join(filter(None, (el.get("class"), el.get("id")))).lower()
+    return place, _UPDATE.search(marks) is not None
 
 
 def _day_first(declared: str | None) -> bool:
@@ -488,16 +538,18 @@ def _day_first(declared: str | None) -> bool:
     return not (code in ("en", "en-us") or code.startswith("en-us"))
 
 
-def _dates_in_iso(doc: Document, out: dict[str, Any]) -> None:
-    """``out``'s dates as ISO 8601 (:func:`dates.iso_date`), a value that reads as none
-    dropped; without a date, the one in the page's URL or canonical URL, else the one its
-    text states (:func:`text_date_of`)."""
+def _dates_in_iso(doc: Document, out: dict[str, Any], dates: dict[str, list[str]]) -> None:
+    """``out``'s dates: the first of each field's candidates (meta tags, JSON-LD, markup, in
+    that order; one written in ISO 8601 before a display form) that reads as a date, in ISO
+    8601 (:func:`dates.iso_date`); without one, the date in the page's URL or canonical URL,
+    else the one its text states (:func:`text_date_of`)."""
     day_first = _day_first(out.get("declared_language"))
-    for field in _DATE_FIELDS:
-        if field in out:
-            value = iso_date(out.pop(field), day_first)
-            if value:
-                out[field] = value
+    for field, values in dates.items():
+        ordered = [v for v in values if _ISO_DATE.match(v)] \
+            + [v for v in values if not _ISO_DATE.match(v)]
+        value = next(filter(None, (iso_date(v, day_first) for v in ordered)), None)
+        if value:
+            out[field] = value
     if "date" not in out:
         value = url_date(doc.url) or url_date(out.get("canonical_url")) \
             or text_date_of(doc, day_first)
@@ -525,28 +577,31 @@ def read_metadata(doc: Document) -> dict[str, Any]:
     from meta tags and Open Graph, and from JSON-LD where they say nothing."""
     meta = _meta(doc)
     out: dict[str, Any] = {}
+    dates: dict[str, list[str]] = {field: [] for field in _DATE_FIELDS}   # in order of trust
     generator = meta.get("generator")
     for field, keys in _META_KEYS.items():
         for key in keys:
             value = meta.get(key)
+            if field in dates:
+                if value and plausible_date(value):
+                    dates[field].append(value)
+                continue
             # an author that is a URL (article:author) or the credit of the software that
             # made the page (Discuz!'s "Discuz! Team and Comsenz UI Team" on every forum page)
             if value and not (field == "author" and (
-                    _is_url(value) or _software_credit(value, generator))) \
-                    and not (field in _DATE_FIELDS and not plausible_date(value)):
+                    _is_url(value) or _software_credit(value, generator))):
                 out[field] = value
                 break
     later = [json_ld_metadata(doc)] if doc.json_ld else []
-    if "date" not in out or "author" not in out or not _ISO_DATE.match(out["date"]):
+    if "author" not in out or not any(_ISO_DATE.match(v) for v in dates["date"]):
         later.append(markup_metadata(doc))
     for found in later:
         for field, value in found.items():
-            if field in _DATE_FIELDS and not plausible_date(value):
-                continue
-            if field in _DATE_FIELDS and field in out and not _ISO_DATE.match(out[field]) \
-                    and _ISO_DATE.match(value):
-                out[field] = value      # a machine-readable date over a display form
-            out.setdefault(field, value)
+            if field in dates:
+                if plausible_date(value):
+                    dates[field].append(value)
+            else:
+                out.setdefault(field, value)
     out["html_title"] = html_title(doc)
     out["h1"] = _first_text(doc, "h1")
     html = doc.root if doc.root.tag == "html" else None
@@ -557,7 +612,7 @@ def read_metadata(doc: Document) -> dict[str, Any]:
             # (relative to the page, or to its <base>: "/news/story-1")
             out["canonical_url"] = resolved(page_base(doc), link.get("href").strip())
             break
-    _dates_in_iso(doc, out)
+    _dates_in_iso(doc, out, dates)
     return {k: v for k, v in out.items() if v}
 
 
