@@ -17,6 +17,7 @@ import json
 import logging
 import zlib
 from collections.abc import Iterable, Iterator
+from datetime import date
 from pathlib import Path
 from typing import IO, Any
 
@@ -54,9 +55,11 @@ def text_chars(text: str) -> int:
 
 def refusal(duplicate_of: str | None, robots: frozenset | set, share: float,
             max_share: float = MAX_LINK_SHARE, chars: int | None = None,
-            min_chars: int = 0) -> tuple[str, str] | None:
+            min_chars: int = 0, published: str | None = None,
+            window: DateWindow | None = None) -> tuple[str, str] | None:
     """Why an on-topic page is not written, as ``(stats key, reason)``, or None to write it;
-    ``chars``: its main text's :func:`text_chars`, refused below ``min_chars``."""
+    ``chars``: its main text's :func:`text_chars`, refused below ``min_chars``;
+    ``published``: its date (ISO 8601), refused outside ``window``."""
     if duplicate_of:
         return "corpus/duplicate", f"duplicate of {duplicate_of}"
     if "noindex" in robots:
@@ -65,7 +68,40 @@ def refusal(duplicate_of: str | None, robots: frozenset | set, share: float,
         return "corpus/hub", f"hub page: {share:.0%} of its main text is link text"
     if chars is not None and chars < min_chars:
         return "corpus/short", f"short: {chars} characters of main text (< {min_chars})"
+    if window is not None:
+        return window.refusal(published)
     return None
+
+
+class DateWindow:
+    """The publication dates the corpus takes (``CORPUS_SINCE``, ``CORPUS_UNTIL``, both
+    included; ``CORPUS_UNDATED``: whether a page that states no date is taken)."""
+
+    def __init__(self, since: date | None = None, until: date | None = None,
+                 undated: bool = True):
+        if since and until and since > until:
+            raise ValueError(f"CORPUS_SINCE {since} is after CORPUS_UNTIL {until}")
+        self.since, self.until, self.undated = since, until, undated
+
+    @property
+    def active(self) -> bool:
+        return bool(self.since or self.until or not self.undated)
+
+    def refusal(self, published: str | None) -> tuple[str, str] | None:
+        """``(stats key, reason)`` for a page of date ``published`` (ISO 8601, the
+        extraction's ``metadata["date"]``) outside the window, else None."""
+        try:
+            day = date.fromisoformat(published[:10]) if published else None
+        except ValueError:
+            day = None
+        if day is None:
+            return None if self.undated else ("corpus/undated", "undated: the page states "
+                                              "no publication date (CORPUS_UNDATED=False)")
+        if self.since and day < self.since:
+            return "corpus/too_old", f"published {day}, before CORPUS_SINCE {self.since}"
+        if self.until and day > self.until:
+            return "corpus/too_new", f"published {day}, after CORPUS_UNTIL {self.until}"
+        return None
 
 
 def last_line_end(path: Path) -> int:

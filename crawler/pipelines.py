@@ -17,13 +17,13 @@ from scrapy.crawler import Crawler
 from extraction import extract_document, markdown_of
 from extraction.methods import canonical as method_name
 
-from .corpus import (MAX_LINK_SHARE, MIN_CHARS, ShardWriter, compression, documents_since,
+from .corpus import (MAX_LINK_SHARE, MIN_CHARS, DateWindow, ShardWriter, compression, documents_since,
                      link_share, refusal, text_chars)
 from .dedup import text_sha1
 from .relevance.frequencies import atomic_write_text
 from .extensions import end_crawl
 from .items import PageItem
-from .setting_values import bool_setting, number_setting
+from .setting_values import bool_setting, date_setting, number_setting
 
 log = logging.getLogger(__name__)
 SIBLING_METHODS = ("e5", "e6")
@@ -145,7 +145,9 @@ class CorpusWriterPipeline(_StatePipeline):
     """Writes accepted pages to ``<CORPUS_DIR>/documents/part-NNNNN.jsonl`` shards
     (``.jsonl.gz`` with ``CORPUS_COMPRESS=gzip``): on-topic pages that are not duplicates, not
     ``noindex``, not hubs (main text more than ``CORPUS_MAX_LINK_SHARE`` link text) and not
-    short (``CORPUS_MIN_CHARS``); with ``CORPUS_MARKDOWN`` each document also holds its main
+    short (``CORPUS_MIN_CHARS``), and, with ``CORPUS_SINCE`` / ``CORPUS_UNTIL`` /
+    ``CORPUS_UNDATED=False``, published in that window; with ``CORPUS_MARKDOWN`` each
+    document also holds its main
     text as Markdown (``CORPUS_MARKDOWN_LINKS``: with its links); with
     ``FEATURE_LEARN_FROM=written`` (the default) a written page then feeds the dynamic
     feature library."""
@@ -160,6 +162,9 @@ class CorpusWriterPipeline(_StatePipeline):
         self.compress = compression(crawler.settings.get("CORPUS_COMPRESS"))
         self.shard_docs = number_setting(crawler.settings, "CORPUS_SHARD_DOCS", 1000,
                                          integer=True, minimum=1)
+        self.dates = DateWindow(date_setting(crawler.settings, "CORPUS_SINCE"),
+                                date_setting(crawler.settings, "CORPUS_UNTIL"),
+                                bool_setting(crawler.settings, "CORPUS_UNDATED", True))
         self.markdown_links = bool_setting(crawler.settings, "CORPUS_MARKDOWN_LINKS")
         self.markdown = bool_setting(crawler.settings, "CORPUS_MARKDOWN") or self.markdown_links
         self._stopping = False
@@ -233,7 +238,8 @@ class CorpusWriterPipeline(_StatePipeline):
                 refused = refusal(item.duplicate_of, item.robots,
                                   link_share(item.doc, item.extraction.nodes),
                                   self.max_link_share, text_chars(item.extraction.text),
-                                  self.min_chars)
+                                  self.min_chars, item.extraction.metadata.get("date"),
+                                  self.dates if self.dates.active else None)
                 if refused is not None:     # a duplicate keeps the dedup pipeline's reason
                     item.reason = item.reason or refused[1]
                     item.hub = refused[0] == "corpus/hub"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,18 @@ def bool_setting(settings: Any, name: str, default: bool = False) -> bool:
     except ValueError as error:
         raise ValueError(f"{name}: expected True or False (1 / 0), got "
                          f"{settings.get(name)!r}") from error
+
+
+def date_setting(settings: Any, name: str) -> date | None:
+    """Setting ``name`` as a day (ISO 8601, ``2024-01-31``; a time after it is ignored);
+    ``None`` when unset or empty; ``ValueError`` naming the setting on anything else."""
+    raw = settings.get(name)
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    try:
+        return date.fromisoformat(str(raw).strip()[:10])
+    except ValueError:
+        raise ValueError(f"{name}: expected a date YYYY-MM-DD, got {raw!r}") from None
 
 
 def directory_setting(value: str | os.PathLike | None, name: str, default: str) -> Path:

@@ -31,6 +31,11 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           text out, so it never fires with E1)
 ``CORPUS_MIN_CHARS``      an on-topic page with less main text (non-space characters) is not
                           written (default 200; 0: off)
+``CORPUS_SINCE``          an on-topic page published before this day (YYYY-MM-DD; the
+                          extraction's ``metadata["date"]``) is not written (default: none)
+``CORPUS_UNTIL``          ... nor one published after this day (default: none)
+``CORPUS_UNDATED``        whether an on-topic page that states no date is written (default
+                          True)
 ``CORPUS_WARC``           also archive HTTP responses as WARC files under <CORPUS_DIR>/warc/:
                           ``written`` (the corpus's documents), ``all`` (every response) or
                           off (default; ``crawler/warc.py``)
@@ -192,6 +197,9 @@ CORPUS_MARKDOWN = False    # extraction/markdown.py
 CORPUS_MARKDOWN_LINKS = False
 CORPUS_MAX_LINK_SHARE = 0.5
 CORPUS_MIN_CHARS = 200
+CORPUS_SINCE = None        # publication-date window of the corpus (crawler/corpus.py)
+CORPUS_UNTIL = None
+CORPUS_UNDATED = True
 FOLLOW_SITEMAPS = True     # the seeds' hosts' robots.txt Sitemap: lines (crawler/sitemaps.py)
 FOLLOW_FEEDS = True        # the seed pages' RSS / Atom feeds (crawler/feeds.py)
 SITEMAP_MAX_URLS = 10000   # a queued listed URL holds about 4.5 KB

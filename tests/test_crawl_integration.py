@@ -107,6 +107,29 @@ def test_gzip_corpus_holds_the_same_documents(demo, full_crawl, tmp_path):
     assert bad.returncode != 0 and "CORPUS_MARKDOWN: expected True or False" in text
 
 
+def test_a_publication_date_window_keeps_older_and_undated_pages_out(demo, full_crawl,
+                                                                   tmp_path):
+    """CORPUS_SINCE / CORPUS_UNDATED=False: the demo web's English articles state their dates
+    (January to March 2024), its Chinese pages none; the pages outside the window are judged
+    (their links followed) and logged with the reason, not written."""
+    web, server = demo
+    result, text = _crawl(tmp_path, server, web.seeds, CORPUS_SINCE="2024-02-01",
+                          CORPUS_UNDATED="False")
+    assert result.returncode == 0, text[-2000:]
+    docs = _docs(tmp_path)
+    assert docs and all(d["metadata"]["date"][:10] >= "2024-02-01" for d in docs)
+    plain = _docs(full_crawl[1])
+    assert any(not d.get("metadata", {}).get("date") for d in plain)
+    assert any(d["metadata"].get("date", "9")[:10] < "2024-02-01" for d in plain)
+    reasons = [r.get("reason") or "" for r in _log(tmp_path)]
+    assert any(r.startswith("published 2024-01") and "before CORPUS_SINCE 2024-02-01" in r
+               for r in reasons)
+    assert any(r.startswith("undated: the page states no publication date") for r in reasons)
+    (tmp_path / "bad").mkdir()
+    bad, text = _crawl(tmp_path / "bad", server, web.seeds, CORPUS_SINCE="last week")
+    assert bad.returncode != 0 and "CORPUS_SINCE: expected a date YYYY-MM-DD" in text
+
+
 def test_the_crawl_report_matches_the_corpus_and_the_log(full_crawl, capsys):
     from crawler.report import main, summarise
 

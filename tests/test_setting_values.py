@@ -94,3 +94,31 @@ def test_a_bad_boolean_setting_is_an_error_naming_it():
     assert bool_setting(Settings(), "FOLLOW_FEEDS", True) is True
     with pytest.raises(ValueError, match="ROBOTS_META_OBEY: expected True or False.*'yes'"):
         bool_setting(Settings({"ROBOTS_META_OBEY": "yes"}), "ROBOTS_META_OBEY", True)
+
+
+def test_a_date_setting_and_the_corpus_date_window():
+    from datetime import date
+
+    from crawler.corpus import DateWindow, refusal
+    from crawler.setting_values import date_setting
+
+    assert date_setting(Settings({"CORPUS_SINCE": "2024-02-01"}), "CORPUS_SINCE") \
+        == date(2024, 2, 1)
+    assert date_setting(Settings({"CORPUS_SINCE": "2024-02-01T10:00:00Z"}), "CORPUS_SINCE") \
+        == date(2024, 2, 1)
+    assert date_setting(Settings({"CORPUS_SINCE": " "}), "CORPUS_SINCE") is None
+    for bad in ("yesterday", "2024-13-01", "01/02/2024"):
+        with pytest.raises(ValueError, match="CORPUS_UNTIL: expected a date YYYY-MM-DD"):
+            date_setting(Settings({"CORPUS_UNTIL": bad}), "CORPUS_UNTIL")
+    with pytest.raises(ValueError, match="is after CORPUS_UNTIL"):
+        DateWindow(date(2024, 3, 1), date(2024, 2, 1))
+    window = DateWindow(date(2024, 2, 1), date(2024, 2, 29), undated=False)
+    assert window.refusal("2024-02-01") is None and window.refusal("2024-02-29T23:00:00") is None
+    assert window.refusal("2024-01-31")[0] == "corpus/too_old"
+    assert window.refusal("2024-03-01")[1] == "published 2024-03-01, after CORPUS_UNTIL 2024-02-29"
+    assert window.refusal(None)[0] == window.refusal("not a date")[0] == "corpus/undated"
+    assert DateWindow().refusal(None) is None and not DateWindow().active
+    # a duplicate's reason comes first; no window, no date refusal
+    assert refusal("http://a/", set(), 0.0, published="2020-01-01", window=window)[0] \
+        == "corpus/duplicate"
+    assert refusal(None, set(), 0.0, published="2020-01-01") is None
