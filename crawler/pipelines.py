@@ -148,7 +148,8 @@ class CorpusWriterPipeline(_StatePipeline):
     short (``CORPUS_MIN_CHARS``), and, with ``CORPUS_SINCE`` / ``CORPUS_UNTIL`` /
     ``CORPUS_UNDATED=False``, published in that window; with ``CORPUS_MARKDOWN`` each
     document also holds its main
-    text as Markdown (``CORPUS_MARKDOWN_LINKS``: with its links); with
+    text as Markdown (``CORPUS_MARKDOWN_LINKS``: with its links, ``CORPUS_MARKDOWN_IMAGES``:
+    with its images); with
     ``FEATURE_LEARN_FROM=written`` (the default) a written page then feeds the dynamic
     feature library."""
 
@@ -166,7 +167,9 @@ class CorpusWriterPipeline(_StatePipeline):
                                 date_setting(crawler.settings, "CORPUS_UNTIL"),
                                 bool_setting(crawler.settings, "CORPUS_UNDATED", True))
         self.markdown_links = bool_setting(crawler.settings, "CORPUS_MARKDOWN_LINKS")
-        self.markdown = bool_setting(crawler.settings, "CORPUS_MARKDOWN") or self.markdown_links
+        self.markdown_images = bool_setting(crawler.settings, "CORPUS_MARKDOWN_IMAGES")
+        self.markdown = bool_setting(crawler.settings, "CORPUS_MARKDOWN") \
+            or self.markdown_links or self.markdown_images
         self._stopping = False
 
     def open_spider(self, spider=None) -> None:
@@ -250,7 +253,8 @@ class CorpusWriterPipeline(_StatePipeline):
                 record["content_sha1"] = text_sha1(record["text"])
                 if self.markdown:
                     record["markdown"] = markdown_of(item.doc, item.extraction,
-                                                     links=self.markdown_links)
+                                                     links=self.markdown_links,
+                                                     images=self.markdown_images)
                 try:
                     self._archive(item, record)
                     self.writer.write(record)

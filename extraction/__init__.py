@@ -50,14 +50,16 @@ def _parse_siblings(siblings: Iterable[str | bytes | Document] | None) -> list[D
 def extract(html: str | bytes | None, url: str | None = None, *, method: str = "auto",
             siblings: Iterable[str | bytes | Document] | None = (), language: str | None = None,
             content_type: str | None = None, markdown: bool = False,
-            markdown_links: bool = False, **options: Any) -> ExtractionResult:
+            markdown_links: bool = False, markdown_images: bool = False,
+            **options: Any) -> ExtractionResult:
     """Extract the main text of one page.  Never raises on bad input.
 
     ``html``: the page, ``str`` or raw ``bytes`` (the encoding is detected: BOM, HTTP
     ``content_type``, in-page declaration, then statistics).  ``siblings``: other pages of the
     same site/template (used by E5 and E6).  ``language``: overrides language detection.
     ``markdown``: also give the main text as Markdown (``result.markdown``, see
-    :mod:`extraction.markdown`), with ``markdown_links`` its links as ``[text](url)``.
+    :mod:`extraction.markdown`), with ``markdown_links`` its links as ``[text](url)``, with
+    ``markdown_images`` its images as ``![alt](url)``.
     ``options`` are passed to the method (e.g. ``T=0.3`` for E1).
     """
     name = canonical(method)  # an unknown method name is a programming error: it raises
@@ -68,7 +70,8 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
                                 markdown="" if markdown else None)
     return extract_document(doc, method=name, siblings=_parse_siblings(siblings),
                             language=language, markdown=markdown,
-                            markdown_links=markdown_links, **options)
+                            markdown_links=markdown_links, markdown_images=markdown_images,
+                            **options)
 
 
 def _without_invisible(text: str) -> str:
@@ -88,7 +91,7 @@ def _without_invisible(text: str) -> str:
 def extract_document(doc: Document, *, method: str = "auto", siblings: list[Document] = (),
                      language: str | None = None, sibling_titles: Sequence[str] = (),
                      markdown: bool = False, markdown_links: bool = False,
-                     **options: Any) -> ExtractionResult:
+                     markdown_images: bool = False, **options: Any) -> ExtractionResult:
     """Like :func:`extract` for an already parsed page (the crawler parses once, then reuses).
     ``sibling_titles``: the ``<title>`` of other pages of the site besides ``siblings``'
     (they show the site's title template, :func:`metadata.template_free`)."""
@@ -122,11 +125,13 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         url=doc.url, metadata=meta, info=selection.info, nodes=selection.nodes,
     )
     if markdown:
-        result.markdown = markdown_of(doc, result, links=markdown_links)
+        result.markdown = markdown_of(doc, result, links=markdown_links,
+                                      images=markdown_images)
     return result
 
 
-def markdown_of(doc: Document, result: ExtractionResult, links: bool = False) -> str:
+def markdown_of(doc: Document, result: ExtractionResult, links: bool = False,
+                images: bool = False) -> str:
     """The main text of ``result``, extracted from ``doc``, as Markdown (headings, lists,
     quotes, code and data tables; :mod:`extraction.markdown`; ``links``: its links as
     ``[text](url)``); "" when it has no text."""
@@ -134,4 +139,4 @@ def markdown_of(doc: Document, result: ExtractionResult, links: bool = False) ->
         return ""
     keep = np.zeros(doc.size, dtype=bool)
     keep[np.asarray(result.nodes, dtype=np.int64)] = True
-    return to_markdown(doc, keep, links)
+    return to_markdown(doc, keep, links, images)

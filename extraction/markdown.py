@@ -13,7 +13,9 @@ words of :meth:`Document.text_of` in its order, with the page's structure around
 - a data table (:func:`grid_tables`): a pipe table, its first kept row the header,
   ``colspan``/``rowspan`` held by empty cells; a layout table, its lines as paragraphs;
 - any other line: a paragraph of its own;
-- with ``links``: the runs of an ``<a href>`` as ``[text](url)`` (:func:`_link_urls`).
+- with ``links``: the runs of an ``<a href>`` as ``[text](url)`` (:func:`_link_urls`);
+- with ``images``: the images of the main text as ``![alt](url)`` paragraphs where they stand
+  (:func:`kept_images`).
 
 Characters that would start markup are escaped with a backslash (a line starting "1. " or
 "# ", ``*``, a backtick, ``<`` before a letter, ``|`` in a cell). [ours: the format and its
@@ -28,7 +30,7 @@ from typing import Callable
 import numpy as np
 
 from .chars import INVISIBLE
-from .document import Document
+from .document import TEXT, Document
 from .metadata import page_base, resolved
 
 _HEADINGS = {f"h{k}": k for k in range(1, 7)}
@@ -260,12 +262,15 @@ def _number(value: str | None) -> int | None:
         return None
 
 
-def to_markdown(doc: Document, keep: np.ndarray, links: bool = False) -> str:
+def to_markdown(doc: Document, keep: np.ndarray, links: bool = False,
+                images: bool = False) -> str:
     """The Markdown of the kept text runs of ``doc`` (a mask over its nodes); ``links``:
-    the text of a link as ``[text](url)``, its URL read against the page's."""
+    the text of a link as ``[text](url)``, its URL read against the page's; ``images``: the
+    images among the kept text (:func:`kept_images`) as ``![alt](url)`` paragraphs."""
     ids, pieces, seps, preformatted = doc.pieces(keep)
     if not ids:
         return ""
+    pictures = kept_images(doc, keep, ids[0], ids[-1]) if images else []
     invisible = any(INVISIBLE.search(p) for p in pieces)
     if invisible:           # (as the text loses them; a line of nothing else goes)
         pieces = [INVISIBLE.sub("", p) for p in pieces]
@@ -294,8 +299,13 @@ def to_markdown(doc: Document, keep: np.ndarray, links: bool = False) -> str:
     out: list[_Out] = []
     prefixes = _Prefixes(doc)
     k_line = 0
+    k_picture = 0
     while k_line < len(lines):
         line = lines[k_line]
+        while k_picture < len(pictures) and pictures[k_picture][0] < ids[line[0]]:
+            node, picture = pictures[k_picture]
+            k_picture += 1
+            out.append(prefixes.block("p", picture, blocks.of(int(parent[node])).path))
         first = where[line[0]]
         if first.table in grids and first.row >= 0:
             table_lines = []
@@ -336,6 +346,93 @@ def to_markdown(doc: Document, keep: np.ndarray, links: bool = False) -> str:
             parts.append("\n" + prefixes.blank(common) + "\n")
         parts.append(block.text)
     return "".join(parts)
+
+
+# [ours] an image declared narrower or lower than this many pixels is an icon or a tracker
+MIN_IMAGE_SIDE = 50
+# ... and so is one whose file name says it is a page's furniture ("icon_rss.gif",
+# "arrow.jpg", "spacer.gif", "logo_site.gif", "font_decrease.gif", "btn-share.png")
+_FURNITURE = re.compile(r"(?:^|[\W_])(?:icons?|arrows?|spacer|pixel|blank|rss|feed|logo|"
+                        r"buttons?|btn|sprites?|spinner|loading|share|print|email|font|bullet"
+                        r"|transparent|clear|dot|1x1|5x5|placeholder|lazy\w*|quote\w*|bg"
+                        r"|beacon|tracking|tracker|counter)(?:[\W_]|$)", re.I)
+_LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-url")
+_IMAGE_HOLDERS = frozenset(("td", "th", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "code"))
+
+
+def kept_images(doc: Document, keep: np.ndarray, first: int, last: int
+                ) -> list[tuple[int, str]]:
+    """``(node, "![alt](url)")`` for every ``<img>`` of the main text, in document order: an
+    image between the first and last kept text runs (``first``, ``last``) whose nearest
+    ancestor holding text has at least half of its text kept (a figure with its caption, a
+    paragraph, the article around an image of its own), not in a table cell, a heading or
+    code, with a URL (a lazy loader's ``data-src``..., else ``src``, else the first of
+    ``srcset``; not ``data:``), not an icon or a tracker (:data:`MIN_IMAGE_SIDE`, a file
+    name of :data:`_FURNITURE`), each URL once."""
+    images = np.flatnonzero(doc.is_tag("img"))
+    images = images[(images > first) & (images < last)]
+    if not len(images):
+        return []
+    own = doc.tlen * (doc.kind == TEXT)
+    total = doc.subtree_sum(own)
+    kept = doc.subtree_sum(own * keep)
+    parent, names = doc.parent, doc.tag_names
+    base = page_base(doc)
+    out, seen = [], set()
+    for node in images.tolist():
+        el = doc.elements[node]
+        holder, inside = int(parent[node]), False
+        while holder >= 0 and total[holder] == 0:
+            holder = int(parent[holder])
+        up = int(parent[node])
+        while up >= 0 and up != holder:
+            inside |= names[up] in _IMAGE_HOLDERS
+            up = int(parent[up])
+        if holder < 0 or inside or names[holder] in _IMAGE_HOLDERS \
+                or 2 * kept[holder] < total[holder] or _small(el):
+            continue
+        url = _image_url(el, base)
+        if url is None or url in seen or _FURNITURE.search(url.rsplit("/", 1)[-1]):
+            continue
+        seen.add(url)
+        out.append((node, f"![{_alt_text(el.get('alt'))}]({url})"))
+    return out
+
+
+def _alt_text(alt: str | None) -> str:
+    """An image's ``alt`` for ``![alt](...)``: white space collapsed, markup characters and
+    every bracket escaped."""
+    text = " ".join((alt or "").split())
+    if _INLINE_CHARS.search(text):
+        text = _INLINE.sub(r"\\\1", text)
+    return re.sub(r"[\[\]]", r"\\\g<0>", text)
+
+
+def _small(el) -> bool:
+    for side in (el.get("width"), el.get("height")):
+        try:
+            if side is not None and float(side.strip().removesuffix("px")) < MIN_IMAGE_SIDE:
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def _image_url(el, base: str | None) -> str | None:
+    """An ``<img>``'s URL for Markdown, read against ``base``; None for none or ``data:``."""
+    # (a lazy loader's real URL first: its src is a placeholder until a script runs)
+    candidates = [el.get(k) for k in _LAZY_SOURCES] + [el.get("src")]
+    srcset = el.get("srcset") or el.get("data-srcset")
+    if srcset:
+        candidates.append(srcset.strip().split(",")[0].strip().split(" ")[0])
+    for src in candidates:
+        src = re.sub(r"[\t\n\r]", "", (src or "").strip())
+        if not src or src.lower().startswith(("data:", "javascript:", "about:", "blob:")):
+            continue
+        url = resolved(base, src) if base else src
+        if url:
+            return _ENTITY_AMP.sub(r"\\&", url.translate(_URL_ENCODED))
+    return None
 
 
 def _code(doc: Document, pre: int, invisible: bool) -> str:

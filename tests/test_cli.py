@@ -62,6 +62,23 @@ def test_extract_and_batch_give_markdown_with_links_on_request(tmp_path, capsys)
     assert "[Writing idempotent jobs](idempotency.html)" in row["markdown"]   # (no URL given)
 
 
+def test_extract_and_batch_give_markdown_with_images_on_request(tmp_path, capsys):
+    page = tmp_path / "doc.html"
+    page.write_text("<html><body><article><h1>Retries</h1><p>" + "Jobs fail and run again. " * 12
+                    + '</p><figure><img src="flow.png" alt="The retry flow"><figcaption>How a '
+                    + "failed job is queued again after a delay.</figcaption></figure><p>"
+                    + "Each retry waits longer than the last. " * 6 + "</p></article></body></html>")
+    assert main(["extract", str(page), "--images", "--url", "https://docs.test/guide/"]) == 0
+    assert "![The retry flow](https://docs.test/guide/flow.png)" in capsys.readouterr().out
+    pred = tmp_path / "pred.jsonl"
+    assert main(["batch", "--input", str(tmp_path), "--output", str(pred), "--quiet",
+                 "--images"]) == 0
+    assert "![The retry flow](flow.png)" in json.loads(pred.read_text().splitlines()[0])[
+        "markdown"]
+    assert main(["extract", str(page), "--markdown"]) == 0
+    assert "![" not in capsys.readouterr().out
+
+
 def test_unknown_method_is_a_usage_error(capsys):
     with pytest.raises(SystemExit):
         main(["extract", str(PAGES / "article-en.html"), "--method", "nope"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from html import escape as html_escape
 import re
 from pathlib import Path
 
@@ -347,3 +348,55 @@ def test_a_pre_with_line_breaks_is_one_code_block(html, lines):
     assert md.split("\n")[1:-1] == lines
     assert text.split("\n") == [line for line in lines if line]
     assert rendered(md).find(".//pre/code").text.rstrip("\n").split("\n") == lines
+
+
+_PROSE = "<p>" + "The council met on a rainy evening and talked about the new budget. " * 3 + "</p>"
+
+
+def _images(body: str, url: str = "https://news.example/a/story.html") -> list[tuple[str, str]]:
+    """(alt, src) of the images a CommonMark reader finds in ``auto``'s Markdown with images,
+    after checking that it shows the same words as the text."""
+    result = extract(f"<html><body>{body}</body></html>", url, markdown=True,
+                     markdown_images=True)
+    shown = rendered(result.markdown)
+    assert words(shown.text_content()) == words(result.text)
+    assert "![" not in extract(f"<html><body>{body}</body></html>", url, markdown=True).markdown
+    return [(img.get("alt"), img.get("src")) for img in shown.iter("img")]
+
+
+def test_images_of_the_main_text_where_they_stand():
+    body = ('<header><img src="/logo.png" alt="Logo"></header><nav><a href="/"><img src="h.png">'
+            '</a></nav><article><h1>Budget <img src="h1.png"></h1>' + _PROSE +
+            '<figure><a href="big.jpg"><img src="small.jpg" alt="The [council] *hall*"></a>'
+            "<figcaption>The council hall on Monday evening, where the budget was discussed."
+            "</figcaption></figure>" + _PROSE +
+            '<p>A lazy <img src="data:image/gif;base64,R0lGOD" data-src="chart.jpg" alt="chart">'
+            " picture in a paragraph with words enough to keep it in the article.</p>"
+            '<img src="pixel.gif" width="1" height="1"><img src="/img/icon_rss.gif">'
+            '<img src="small.jpg">' + _PROSE + "</article>")
+    assert _images(body) == [("The [council] *hall*", "https://news.example/a/small.jpg"),
+                             ("chart", "https://news.example/a/chart.jpg")]
+    md = extract(f"<html><body>{body}</body></html>", "https://news.example/a/story.html",
+                 markdown=True, markdown_images=True).markdown
+    figure = md.index("![The")
+    assert md.index("discussed.") > figure > md.index("new budget.")
+
+
+def test_images_outside_the_main_text_are_left_out():
+    body = ('<aside class="sidebar"><a href="/promo"><img src="promo.jpg" alt="Promo"></a>'
+            '<ul><li><a href="/x">Other story</a></li><li><a href="/y">Another story</a></li>'
+            "</ul></aside><article>" + _PROSE * 3 + '<table><tr><td><img src="cell.jpg"></td>'
+            "<td>one</td></tr><tr><td>two</td><td>three</td></tr></table></article>")
+    assert _images(body) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(alt=st.text(alphabet="ab[]()*_`\\<>&!# \n", max_size=20),
+       src=st.text(alphabet="ab/ ()<>&;?=#%:.", min_size=1, max_size=20))
+def test_any_alt_text_and_url_give_one_image(alt, src):
+    body = ("<article>" + _PROSE + f'<p><img src="{html_escape(src)}" alt="{html_escape(alt)}">'
+            "The picture above shows the hall where the council met last week.</p>"
+            + _PROSE + "</article>")
+    found = _images(body, None)
+    if found:
+        assert len(found) == 1 and found[0][0] == " ".join(alt.split())
