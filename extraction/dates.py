@@ -23,12 +23,14 @@ from dateutil.tz import tzlocal
 # years a page can be from (not Go's zero time, not a product number)
 MIN_YEAR, MAX_YEAR = 1900, 2099
 
-_ZONE = r"(?P<zone>Z|[+-]\d{2}(?::?\d{2})?|\s*(?:UTC|GMT)(?:[+-]\d{2}(?::?\d{2})?)?)?"
+_ZONE = r"(?P<zone>Z|[+-]\d{2}(?::?\d{2})?|\s*(?:UTC|GMT)(?:[+-]\d{1,2}(?::?\d{2})?)?)?"
 _CLOCK = (r"(?:[T\s]+(?P<hour>\d{1,2})[:：时](?P<minute>\d{2})(?:[:：分](?P<second>\d{2})"
           r"(?:[.,]\d+)?)?\s*(?P<ampm>[AaPp]\.?[Mm]\.?)?\s*" + _ZONE + r")?")
 # year first: ISO 8601 and its relatives, East Asian dates
 _YMD = re.compile(r"\s*(?P<year>\d{4})\s*(?:[-/.]|年|년)\s*(?P<month>\d{1,2})\s*(?:[-/.]|月|월)"
                   r"\s*(?P<day>\d{1,2})(?:\s*(?:日|号|號|일))?(?![\d/.-])" + _CLOCK)
+# ... after something else ("10:00 2019-11-05", "Posted: 2019/11/05")
+_YMD_INSIDE = re.compile(r"(?<![\d.:/-])" + _YMD.pattern.removeprefix(r"\s*"))
 _COMPACT = re.compile(r"\s*(?P<year>(?:19|20)\d{2})(?P<month>\d{2})(?P<day>\d{2})"
                       r"(?:T(?P<hour>\d{2})(?P<minute>\d{2})(?P<second>\d{2})?(?P<ampm>)"
                       r"(?P<zone>Z|[+-]\d{2}(?::?\d{2})?)?)?\s*$")
@@ -79,16 +81,16 @@ class _ParserInfo(_dateutil.parserinfo):
 _PARSER = _dateutil.parser(_ParserInfo())
 _MONTH = ("(?:" + "|".join(sorted({name.lower() for names in _ParserInfo.MONTHS
                                    for name in names}, key=len, reverse=True)) + r")\.?")
-_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th|er|\.|º|°)?"
+_DAY = r"(?:[12]\d|3[01]|0?[1-9])(?:\s?(?:st|nd|rd|th)|er|\.|º|°)?"
 # a date inside running text: "Posted on March 3rd, 2012 by", "Updated 19 Nov 2019 07:09 GMT",
 # "19 de noviembre de 2019", "2019-11-20", "2019年11月20日", "21/05/2003"
 _IN_TEXT = re.compile(
     r"(?<![\w/.-])(?:"
     r"(?:19|20)\d\d-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d(?::?\d\d)?)?"
-    rf"|{_MONTH}\s+{_DAY},?\s+(?:19|20)\d\d"
+    rf"|{_MONTH}\s+{_DAY}\s*,?\s+(?:19|20)\d\d"
     rf"|{_DAY}\s+(?:of\s+|de\s+)?{_MONTH},?\s+(?:de\s+)?(?:19|20)\d\d"
     r"|(?:19|20)\d\d\s*(?:[-/.]|年|년)\s*\d{1,2}\s*(?:[-/.]|月|월)\s*\d{1,2}(?:\s*(?:日|号|號|일))?"
-    r"|\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d\d"
+    r"|\d{1,2}([/.-])\d{1,2}\1(?:19|20)\d\d"
     r")(?![\w/-])(?:,?\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)?", re.I)
 
 # a date in a URL's path: /2019/11/20/, /2019-11-20-title, /20191120/
@@ -100,14 +102,23 @@ _URL_DATE = re.compile(r"(?<![^/_-])((?:19|20)\d{2})([/_-]?)(0[1-9]|1[0-2]|[1-9]
 _POSIX_ZONE = re.compile(r"(?:GMT|UTC)(?=[+-]\d)", re.I)
 # an ordinal's mark after a day, which dateutil does not read ("1er mars", "1º de mayo")
 _ORDINAL = re.compile(r"(?<=\d)(?:er|º|°|ª)(?!\w)")
-# "5.11.2019": dotted dates are day first everywhere
 _NUMBER = re.compile(r"\d+")
 # digits of other scripts as ASCII digits: full-width, Arabic-Indic, Persian, Devanagari,
 # Bengali ("２０１９年１１月５日", "٢٠١٩")
 _DIGITS = {ord(c): str(unicodedata.digit(c))
            for start in (0xFF10, 0x0660, 0x06F0, 0x0966, 0x09E6)
            for c in map(chr, range(start, start + 10))}
+# "5.11.2019": dotted dates are day first everywhere
 _DOTTED = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}")
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with the digits of other scripts (full-width, Arabic-Indic...) as ASCII."""
+    return text if text.isascii() else text.translate(_DIGITS)
+# zone names that are UTC (given to dateutil: a name that is the machine's own zone would
+# otherwise come back as the local zone, which is dropped)
+_UTC_NAMES = {"UTC": 0, "GMT": 0, "UT": 0, "Z": 0}
+_CLOCK_IN = re.compile(r"\d:\d\d|\dT\d|\d\s*[AaPp]\.?[Mm]\b")
 _DEFAULTS = (datetime(1, 1, 1, 0, 0, 0), datetime(2, 2, 2, 1, 1, 1))
 
 
@@ -136,8 +147,10 @@ def _offset(zone: str | None) -> timedelta | None:
     if zone in ("", "Z"):
         return timedelta(0)
     sign = -1 if zone[0] == "-" else 1
-    digits = zone[1:].replace(":", "")
-    hours, minutes = int(digits[:2]), int(digits[2:4] or 0)
+    hours, _, minutes = zone[1:].partition(":")
+    if not minutes and len(hours) > 2:      # "+0530", "+530"
+        hours, minutes = hours[:-2], hours[-2:]
+    hours, minutes = int(hours), int(minutes or 0)
     if hours > 14 or minutes > 59:
         return None
     return sign * timedelta(hours=hours, minutes=minutes)
@@ -175,14 +188,17 @@ def _dateutil_date(value: str, day_first: bool) -> str | None:
         for default in _DEFAULTS:
             try:
                 readings.append(_PARSER.parse(
-                    value, default=default, yearfirst=year_first,
+                    value, default=default, yearfirst=year_first, tzinfos=_UTC_NAMES,
                     dayfirst=(day_first or _DOTTED.search(value) is not None) and not year_first))
             except (ValueError, ArithmeticError, TypeError, LookupError):
                 return None
     first, second = readings
     if first.date() != second.date():
         return None     # no day, month or year stated ("November 2019", "4:04 PM")
-    timed = (first.hour, first.minute) == (second.hour, second.minute)
+    # (a time only where the value writes a clock: dateutil reads "2019-11" after a date as
+    # 20:19 at offset -11)
+    timed = (first.hour, first.minute) == (second.hour, second.minute) \
+        and _CLOCK_IN.search(value) is not None
     offset = None
     # (a zone name that is the machine's own, "EST" in New York, comes back as the local
     # zone: it names no offset a page could be read with elsewhere)
@@ -205,7 +221,7 @@ def iso_date(value: str | None, day_first: bool = False) -> str | None:
     if not value or len(value) > 200:
         return None
     value = value.translate(_DIGITS).strip()
-    m = _YMD.match(value) or _COMPACT.match(value)
+    m = _YMD.match(value) or _COMPACT.match(value) or _YMD_INSIDE.search(value)
     if m:   # (what follows, "CET", "at 10:00", is no part of the date)
         return _from_match(m)
     if not _YEAR.search(value):

@@ -115,6 +115,14 @@ class Document:
         kids = self.children(i)
         return kids[self.kind[kids] == ELEMENT]
 
+    @cached_property
+    def _node_index(self) -> dict:
+        return {el: i for i, el in enumerate(self.elements) if el is not None}
+
+    def node_of(self, element: etree._Element) -> int | None:
+        """The node id of an element of the tree (None for one the table does not hold)."""
+        return self._node_index.get(element)
+
     def find(self, tag: str) -> int:
         """First node with this tag, or -1."""
         hits = np.flatnonzero(self.tag == _TAG_CODES.get(tag, -1))

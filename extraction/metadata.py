@@ -16,7 +16,7 @@ from langcodes.data_dicts import MACROLANGUAGES
 from lxml import etree
 
 from .chars import collapse
-from .dates import iso_date, text_date, url_date
+from .dates import ascii_digits, iso_date, text_date, url_date
 from .document import Document, tag_code
 
 # (citation_*: the Highwire Press tags of academic publishers, repositories and preprint
@@ -28,7 +28,9 @@ _META_KEYS = {
     "date": ("article:published_time", "date", "pubdate", "publishdate", "dc.date",
              "dc.date.issued", "sailthru.date", "og:published_time", "publish-date",
              "citation_publication_date", "citation_date", "citation_online_date",
-             "dcterms.issued", "dcterms.date", "dcterms.created"),
+             "dcterms.issued", "dcterms.date", "dcterms.created", "publication_date",
+             "publish_date", "publicationdate", "originalpublicationdate", "displaydate",
+             "rnews:datepublished"),
     "site_name": ("og:site_name", "application-name"),
     "keywords": ("keywords", "news_keywords"),
     "og_title": ("og:title", "twitter:title", "citation_title"),
@@ -354,7 +356,7 @@ def plausible_date(value: str) -> bool:
     """``value`` names a year a page can be from: a date field without one (an unfilled
     template's "TBD", a Slashdot ``datetime="on Tuesday July 24, @09:04AM"``, Go's zero
     time) is not reported."""
-    return _DATE_YEAR.search(value) is not None
+    return _DATE_YEAR.search(ascii_digits(value)) is not None
 
 
 # the text of a rel="author" link that names no one: a label of the link to the profile
@@ -415,7 +417,8 @@ def markup_metadata(doc: Document) -> dict[str, str]:
             value = _author_name(_element_text(el))
             if value:
                 out["author"] = value
-        if el.tag == "time" and el.get("datetime") and plausible_date(el.get("datetime")):
+        if el.tag == "time" and el.get("datetime") and plausible_date(el.get("datetime")) \
+                and not _undated_place(doc, el):
             marked = el.get("pubdate") is not None or "datepublished" in prop
             # then one in the article (a header's <time> shows today's date)
             rank = 0 if marked else 1 if _in_article(el) else 2
@@ -430,25 +433,36 @@ _CREDIT = re.compile(r"\W*(?:!|team|inc\b|ltd\b|llc\b|gmbh\b|group\b|developers?
 
 
 # a word of a class or id that marks an element as holding the page's date: one starting or
-# ending with "date", "time", "meta", "byline" ("entry-date", "postedOn", "storydate",
-# "metadata", "datestamp", WordPress's "entry-meta"), German "datum", Spanish "fecha"; not
-# "candidate", "datenschutz", "metal", "timeline", a citation's "accessdate"
-_DATED_WORD = re.compile(r"(?:date|time|meta|byline|posted|publish|pub|datum|fecha)\w*"
-                         r"|\w*(?:date|time|meta|byline|stamp|datum|fecha)")
+# ending with "date", "meta", "byline", "stamp" ("entry-date", "storydate", "metadata",
+# "datestamp", WordPress's "entry-meta"), "time" and the times of a post ("posttime"),
+# "posted..." and "publish...", Drupal's "submitted", "created", German "datum", Spanish
+# "fecha"; not "candidate", "datenschutz", "metal", "timeline", "timezone", a citation's
+# "accessdate"
+_DATED_WORD = re.compile(
+    r"(?:date|meta|byline|datum|fecha)\w*|\w*(?:date|meta|byline|stamp|datum|fecha)"
+    r"|time|times?tamp|(?:date|post|pub|publish|create|mod|entry|article|story)time"
+    r"|posted\w*|publish(?:ed|ing)?\w*|pub(?:date|lished)\w*|submitted|created?")
 _NOT_DATED_WORDS = frozenset((
     "candidate", "candidates", "update", "updates", "validate", "mandate", "datenschutz",
-    "metal", "timeline", "timelines", "sometimes", "accessdate", "publisher", "publishers"))
-_DATED_MARK = re.compile(r"date|time|posted|publish|pub|byline|meta|stamp|datum|fecha", re.I)
-# ... and those that mark one whose date is not the page's: a comment's or a review's, a
-# link to another post, an archive's, a calendar's (within a word: "commentmetadata",
-# "disqus_thread", "relatedPosts"; as a word: "nav", "prev", "review"); a date field of a form
-_UNDATED_PART = re.compile(r"comment(?!ary)|disqus|discussion|respond|pagination|pagenavi"
-                           r"|navigation|calendar|archive|related|recommend")
-_UNDATED_WORDS = frozenset(("reply", "replies", "responses", "review", "reviews", "nav",
-                            "pager", "prev", "previous", "recent"))
+    "metal", "timeline", "timelines", "accessdate", "publisher", "publishers"))
+_DATED_MARK = re.compile(r"date|time|posted|publish|pub|byline|meta|stamp|datum|fecha"
+                         r"|submitted|create", re.I)
+# ... and the words that mark one whose date is not the page's: a comment's, a link to
+# another post; a date field of a form (words: "no-related" is a related
+# post's mark, "category-reviews" a post's, "correspondent" no "respond"; an ancestor
+# holding half the page or more, a page-wide wrapper, is no mark)
+_UNDATED_WORDS = frozenset((
+    "comment", "comments", "commentlist", "reply", "replies", "respond", "responses",
+    "disqus", "nav", "navigation", "pagination", "pagenavi", "pager", "prev", "previous",
+    "related", "recent", "recommended"))
 _UNDATED_TAGS = frozenset(("form", "select", "option"))
-# ... and what marks a date as a later one
-_UPDATE = re.compile(r"update|modif|edited|lastmod|revised")
+MAX_FORM_NODES = 300        # [ours] a bigger form wraps the page (ASP.NET's aspnetForm)
+# ... and what marks a date as a later one, in the element's marks or the words before it
+_UPDATE = re.compile(r"update|modif|edited|lastmod|revised|mis à jour|aktualisiert"
+                     r"|actualizad|aggiornat|bijgewerkt", re.I)
+# ... and a page's own bar, where a site shows today's date
+_SITE_BAR_WORDS = frozenset(("header", "masthead", "branding", "logo", "topbar", "brandingbar"))
+_POST_WORDS = frozenset(("entry", "post", "article", "story"))
 # a word of a class or id: "postedOn" -> "posted", "on"; "entry-date" -> "entry", "date"
 _MARK_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 MAX_DATED_ELEMENTS = 40     # [ours] dated elements holding a year read per page
@@ -460,21 +474,50 @@ def _mark_words(marks: str) -> set[str]:
     return {w.lower() for w in _MARK_WORD.findall(marks)}
 
 
-def _undated_place(el) -> bool:
-    """Inside a comment, a review, a link to another post, an archive, a calendar or a
-    form (by the words of the element's and its ancestors' class, id and itemprop; the id of
-    the CleanEval wrapper, a URL, is no mark)."""
-    for a in (el, *el.iterancestors()):
-        if a.tag in _UNDATED_TAGS:
-            return True
-        if a.tag in ("body", "html"):   # (a body's "comments-open": WordPress's page state)
-            break
-        marks = " ".join(v for v in (a.get("class"), a.get("id"), a.get("itemprop"))
-                         if v and "://" not in v)
-        if marks and (_UNDATED_PART.search(marks.lower()) is not None
-                      or not _UNDATED_WORDS.isdisjoint(_mark_words(marks))):
-            return True
-    return False
+def _marks(doc: Document, node: int) -> str:
+    """A node's class, id and itemprop (the id of the CleanEval wrapper, a URL, left out)."""
+    cls, ident = doc.hints.get(node, (None, None))
+    prop = doc.elements[node].get("itemprop")
+    return " ".join(v for v in (cls, ident, prop) if v and "://" not in v)
+
+
+class _Places:
+    """Whether a node is in a place whose dates are not the page's (:data:`_UNDATED_WORDS`,
+    a small form), each ancestor judged once."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.big = max(1, int(doc.end[doc.body] - doc.body) // 2) if doc.body >= 0 \
+            else doc.size
+        self.known: dict[int, bool] = {}
+
+    def undated(self, node: int) -> bool:
+        doc, known, chain = self.doc, self.known, []
+        verdict = False
+        while node >= 0 and node not in known:
+            chain.append(node)
+            name = doc.tag_names[node]
+            if name in ("body", "html"):
+                break
+            size = int(doc.end[node]) - node
+            if name in _UNDATED_TAGS and (name != "form" or size <= MAX_FORM_NODES) \
+                    or size < self.big and not _UNDATED_WORDS.isdisjoint(
+                        _mark_words(_marks(doc, node))):
+                verdict = True
+                break
+            node = int(doc.parent[node])
+        else:
+            verdict = known.get(node, False)
+        for n in chain:
+            known[n] = verdict
+        return verdict
+
+
+def _undated_place(doc: Document, el) -> bool:
+    """Whether element ``el`` of ``doc`` is in a comment, a link to another post or a form
+    (:class:`_Places`)."""
+    node = doc.node_of(el)
+    return node is not None and _Places(doc).undated(node)
 
 
 def _dated(doc: Document, node: int) -> bool:
@@ -487,68 +530,107 @@ def _dated(doc: Document, node: int) -> bool:
 
 def text_date_of(doc: Document, day_first: bool = False) -> str | None:
     """The date the page's text states in an element marked as dated (``<time>``, a class
-    or id word naming a date, a time, a byline, "posted", "published", an entry's meta line;
-    :data:`MAX_DATED_ELEMENTS` holding a year at most, each small), outside comments,
-    reviews, links to other posts, archives and forms; the innermost such element (not the
-    meta line around a "published" and an "updated" date), one in an ``<article>`` or
-    ``<main>`` first, then one outside the page's ``<header>`` and ``<nav>`` (where a site
-    shows today's date), then in document order, a date marked as an update last; ``None``
-    when there is none."""
+    or id word naming a date, a time, a byline, "posted", "published", "submitted", an
+    entry's meta line; each small, :data:`MAX_DATED_ELEMENTS` holding a year at most),
+    outside comments, links to other posts and forms; the innermost such element
+    that gives a date (not the meta line around a "published" and an "updated" date), one in
+    an ``<article>`` or ``<main>`` first, then one outside the page's ``<header>``, ``<nav>``,
+    ``<aside>``, ``<footer>`` and site bar (where a site shows today's date), then in
+    document order, a date marked or written as an update last; ``None`` when there is
+    none."""
     search = _DATED_MARK.search
     marked = (i for i, (cls, ident) in doc.hints.items()    # (in node order)
               if (cls and search(cls) or ident and search(ident)) and _dated(doc, i))
     times = np.flatnonzero(doc.tag == _TIME).tolist()
-    ids = [i for i, _ in groupby(heapq.merge(marked, times))]
-    found = []
-    for k, i in enumerate(ids):
-        if len(found) >= MAX_DATED_ELEMENTS:
+    places = _Places(doc)
+    found: list[tuple[int, str, str]] = []      # (node, date, text)
+    read = 0
+    for i, _ in groupby(heapq.merge(marked, times)):
+        if read >= MAX_DATED_ELEMENTS:
             break
-        if doc.end[i] - i > MAX_DATED_NODES or k + 1 < len(ids) and ids[k + 1] < doc.end[i]:
-            continue        # too big for a date, or around another dated element
-        el = doc.elements[i]
-        text = _element_text(el)
-        if not text or not _DATE_YEAR.search(text) or _undated_place(el):
+        if doc.end[i] - i > MAX_DATED_NODES:
+            continue        # too big for a date
+        text = _element_text(doc.elements[i])
+        if not text or not _DATE_YEAR.search(ascii_digits(text)):
+            continue
+        read += 1
+        if places.undated(i):
             continue
         date = text_date(text, day_first)
         if date:
-            found.append((_date_rank(el), i, date))
-    return min(found)[2] if found else None
+            found.append((i, date, text))
+    # the innermost: an element around another that gave a date gives way to it
+    inner = [(i, date, text) for k, (i, date, text) in enumerate(found)
+             if not (k + 1 < len(found) and found[k + 1][0] < doc.end[i])]
+    if not inner:
+        return None
+    return min((_date_rank(doc, i, text), i, date) for i, date, text in inner)[2]
 
 
-def _date_rank(el) -> tuple[int, bool]:
-    """Where a dated element stands: 0 in an ``<article>`` or ``<main>``, 1 elsewhere, 2 in
-    the page's ``<header>`` or ``<nav>``; and whether its marks name an update."""
-    place = 1
-    for a in el.iterancestors():
-        if a.tag in ("article", "main"):
-            place = 0
-            break
-        if a.tag in ("header", "nav"):
-            place = 2
-    marks = " ".join(filter(None, (el.get("class"), el.get("id")))).lower()
-    return place, _UPDATE.search(marks) is not None
+def _date_rank(doc: Document, node: int, text: str) -> tuple[int, bool]:
+    """Where a dated element stands: 0 in an ``<article>`` or ``<main>`` (its own header
+    included; not a teaser's in an aside, a nav or a footer), 2 in the page's ``<header>``,
+    ``<nav>``, ``<aside>``, ``<footer>`` or a site bar (a class or id word: header,
+    masthead, branding, logo, topbar; not a post's header), 1 elsewhere; and whether its
+    marks or the words before its date name an update."""
+    names, parent = doc.tag_names, doc.parent
+    in_article = bar_inside = bar_around = False
+    up = int(parent[node])
+    while up >= 0:
+        name = names[up]
+        if name in ("article", "main"):
+            in_article = True
+        elif in_article:
+            bar_around |= name in ("aside", "nav", "footer")
+        elif name in ("header", "nav", "aside", "footer"):
+            bar_inside = True
+        else:
+            words = _mark_words(" ".join(filter(None, doc.hints.get(up, (None, None)))))
+            bar_inside |= not _SITE_BAR_WORDS.isdisjoint(words) \
+                and _POST_WORDS.isdisjoint(words)
+        up = int(parent[up])
+    place = (2 if bar_around else 0) if in_article else (2 if bar_inside else 1)
+    marks = " ".join(filter(None, doc.hints.get(node, (None, None))))
+    before = text[:_first_digit(text)]
+    return place, _UPDATE.search(marks) is not None or _UPDATE.search(before) is not None
+
+
+def _first_digit(text: str) -> int:
+    m = re.search(r"\d", text)
+    return m.start() if m else len(text)
 
 
 def _day_first(declared: str | None) -> bool:
-    """Whether the page writes "05/04/2003" for 5 April: any declared language but US
-    English (an undeclared one is read in the US order)."""
-    if not declared:
+    """Whether the page writes "05/04/2003" for 5 April: a page declared in a language
+    (``declared_code``) other than English, or in English of a region other than the US
+    (an undeclared page, or one whose declaration names no language, is read in the US
+    order)."""
+    code = declared_code(declared) if declared else None
+    if code is None:
         return False
-    code = declared.strip().lower().replace("_", "-")
-    return not (code in ("en", "en-us") or code.startswith("en-us"))
+    if code != "en":
+        return True
+    region = declared.strip().lower().replace("_", "-").partition("-")[2]
+    return bool(region) and region != "us"
 
 
-def _dates_in_iso(doc: Document, out: dict[str, Any], dates: dict[str, list[str]]) -> None:
-    """``out``'s dates: the first of each field's candidates (meta tags, JSON-LD, markup, in
-    that order; one written in ISO 8601 before a display form) that reads as a date, in ISO
-    8601 (:func:`dates.iso_date`); without one, the date in the page's URL or canonical URL,
-    else the one its text states (:func:`text_date_of`)."""
+def _dates_in_iso(doc: Document, out: dict[str, Any],
+                  dates: dict[str, list[tuple[int, str]]]) -> None:
+    """``out``'s dates: the first of each field's candidates (``(source, value)``: meta tags
+    0 in the order of their keys, JSON-LD 1, markup 2) that reads as a date, in ISO 8601
+    (:func:`dates.iso_date`), with the time
+    and offset of an ISO 8601 candidate of the same day where it has them; without one,
+    the date in the page's URL or canonical URL, else the one its text states
+    (:func:`text_date_of`)."""
     day_first = _day_first(out.get("declared_language"))
     for field, values in dates.items():
-        ordered = [v for v in values if _ISO_DATE.match(v)] \
-            + [v for v in values if not _ISO_DATE.match(v)]
-        value = next(filter(None, (iso_date(v, day_first) for v in ordered)), None)
-        if value:
+        read = [(v, found) for _, v in sorted(values, key=lambda sv: sv[0])
+                if (found := iso_date(v, day_first))]
+        if read:
+            value = read[0][1]
+            # the same day written in ISO 8601 elsewhere tells its time and offset too
+            value = max((found for v, found in read if found[:10] == value[:10]
+                         and _ISO_DATE.match(v)), key=len, default=value)
             out[field] = value
     if "date" not in out:
         value = url_date(doc.url) or url_date(out.get("canonical_url")) \
@@ -577,14 +659,14 @@ def read_metadata(doc: Document) -> dict[str, Any]:
     from meta tags and Open Graph, and from JSON-LD where they say nothing."""
     meta = _meta(doc)
     out: dict[str, Any] = {}
-    dates: dict[str, list[str]] = {field: [] for field in _DATE_FIELDS}   # in order of trust
+    dates: dict[str, list[tuple[int, str]]] = {field: [] for field in _DATE_FIELDS}
     generator = meta.get("generator")
     for field, keys in _META_KEYS.items():
         for key in keys:
             value = meta.get(key)
             if field in dates:
                 if value and plausible_date(value):
-                    dates[field].append(value)
+                    dates[field].append((0, value))
                 continue
             # an author that is a URL (article:author) or the credit of the software that
             # made the page (Discuz!'s "Discuz! Team and Comsenz UI Team" on every forum page)
@@ -593,13 +675,13 @@ def read_metadata(doc: Document) -> dict[str, Any]:
                 out[field] = value
                 break
     later = [json_ld_metadata(doc)] if doc.json_ld else []
-    if "author" not in out or not any(_ISO_DATE.match(v) for v in dates["date"]):
+    if "author" not in out or not any(_ISO_DATE.match(v) for _, v in dates["date"]):
         later.append(markup_metadata(doc))
-    for found in later:
+    for source, found in enumerate(later, 1):
         for field, value in found.items():
             if field in dates:
                 if plausible_date(value):
-                    dates[field].append(value)
+                    dates[field].append((source, value))
             else:
                 out.setdefault(field, value)
     out["html_title"] = html_title(doc)

@@ -255,3 +255,88 @@ def test_big_dated_elements_are_not_read_whole():
     doc = parse(f"<html><body>{page}</body></html>")
     for _ in range(40):     # (each read was 40 walks of the 200,000: 40 reads, 48 s)
         assert text_date_of(doc) is None
+
+
+# found by a second review (a helper) of the fixes above
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/London", "America/New_York"])
+def test_utc_and_gmt_are_offset_zero_in_every_machine_zone(monkeypatch, zone):
+    import time
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        assert iso_date("Nov 20 2019 10:00 UTC") == "2019-11-20T10:00:00+00:00"
+        assert iso_date("19 Nov 2019 07:09 GMT") == "2019-11-19T07:09:00+00:00"
+        assert iso_date("Wed, 20 Nov 2019 10:00:00 +0000 (UTC)") == "2019-11-20T10:00:00+00:00"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("10:00 2019-11-05", "2019-11-05"), ("2019-11-05 10:00 GMT+3", "2019-11-05T10:00:00+03:00"),
+    ("2019-11-05 10:00 UTC+5:30", "2019-11-05T10:00:00+05:30"),
+    ("2019-11-05/2019-11-07", "2019-11-05"), ("Nov 5, 2019 2019-11-05", "2019-11-05")])
+def test_a_date_after_a_clock_one_digit_offsets_and_two_dates(value, expected):
+    assert iso_date(value, day_first=True) == expected
+
+
+@pytest.mark.parametrize("body", [
+    '<div class="entry-meta">Posted on March 3, 2012 by <span class="byline">Ann</span></div>',
+    '<span class="date">March 3, 2012 <span class="time">10:45</span></span>',
+    '<p class="timestamp">March 3, 2012 <time>10:45</time></p>',
+    '<span class="date"><i class="glyphicon glyphicon-time"></i> March 3, 2012</span>',
+    '<div class="meta"><span class="meta-author">Ann</span> March 3, 2012</div>',
+    '<div class="main"><span class="posted-on">March 3, 2012</span></div><aside><article>'
+    '<span class="date">April 5, 2013</span></article></aside>',
+    '<div id="header"><span class="date">Tuesday, January 15, 2013</span></div>'
+    '<div class="post"><span class="date">March 3, 2012</span></div>',
+    '<div class="no-related"><span class="date">March 3, 2012</span></div>',
+    '<div class="post category-reviews"><span class="date">March 3, 2012</span></div>',
+    '<div class="Discussion"><span class="date">March 3, 2012</span></div>',
+    '<p class="byline correspondent">By Ann, Foreign Correspondent, March 3, 2012</p>',
+    '<span class="calendar-date">March 3, 2012</span>',
+    '<form id="aspnetForm">' + "<div><p>Filler text of the page.</p></div>" * 120
+    + '<span class="date">March 3, 2012</span></form>',
+    '<span class="date">Updated: April 5, 2013</span><span class="date">Published: March 3, '
+    "2012</span>",
+    '<div class="submitted">Submitted by Ann on Sat, 03/03/2012 - 10:45</div>',
+    '<div class="timezone">Today is January 1, 2026</div><span class="date">March 3, 2012'
+    "</span>",
+    '<span class="date">March 3<sup>rd</sup>, 2012</span>',
+    '<span class="date">03-03-2012</span>',
+])
+def test_the_dated_element_of_common_layouts(body):
+    page = f"<html><body>{body}{ARTICLE}</body></html>"
+    assert (text_date_of(parse(page)) or "")[:10] == "2012-03-03"
+
+
+def test_markup_times_in_comments_and_meta_order():
+    page = ('<html><head></head><body><article><time datetime="2012-09-06">Sep 6</time>'
+            + ARTICLE + '</article><ol class="commentlist"><li><time pubdate datetime='
+            '"2012-09-10">Sep 10</time></li></ol></body></html>')
+    assert read_metadata(parse(page))["date"] == "2012-09-06"
+    head = '<meta name="date" content="11/20/2019"><meta name="dcterms.created" content="2005-01-01">'
+    assert _meta(ARTICLE, head)["date"] == "2019-11-20"
+    assert _meta(ARTICLE, '<meta name="date" content="٢٠١٩-١١-٠٥">')["date"] == "2019-11-05"
+    assert _meta('<span class="date">２０１９年１１月５日</span>' + ARTICLE)["date"] == "2019-11-05"
+
+
+@pytest.mark.parametrize("declared, first", [
+    ("English", False), ("und", False), ("x-default", False), (" ", False), ("en", False),
+    ("en-US", False), ("en-GB", True), ("fr", True), ("de-AT", True)])
+def test_which_declarations_read_numeric_dates_day_first(declared, first):
+    body = '<span class="date">05/04/2003</span>' + ARTICLE
+    expected = "2003-04-05" if first else "2003-05-04"
+    assert extract(f'<html lang="{declared}"><body>{body}</body></html>').metadata["date"] \
+        == expected
+
+
+@pytest.mark.timeout(60)
+def test_many_elements_holding_a_year_cost_linear_time():
+    # 20,000 <time>2012</time> nested 2,000 deep took 20 s: each was read and its ancestors
+    # walked
+    page = "<div>" * 2000 + "<time>2012</time>" * 20_000 + "</div>" * 2000 + ARTICLE
+    doc = parse(f"<html><body>{page}</body></html>")
+    for _ in range(10):
+        assert text_date_of(doc) is None
