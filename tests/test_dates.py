@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import time
 from datetime import date, datetime
 
 import pytest
@@ -193,16 +194,21 @@ def test_the_first_date_candidate_that_reads_wins():
     assert _meta(ARTICLE, head)["date"] == "2019-11-20T10:00:00"
 
 
-def test_a_zone_name_gives_no_offset_whatever_the_machines_zone(monkeypatch):
-    import time
-    monkeypatch.setenv("TZ", "America/New_York")
-    time.tzset()
-    try:
-        assert iso_date("Nov 20 2019 10:00 EST") == "2019-11-20T10:00:00"
-        assert iso_date("Nov 20 2019 10:00 EDT") == "2019-11-20T10:00:00"
-    finally:
-        monkeypatch.undo()
+@pytest.fixture
+def machine_zone(monkeypatch):
+    """Sets the machine's time zone (``TZ``) for the test, the original one back after."""
+    def set_zone(zone: str) -> None:
+        monkeypatch.setenv("TZ", zone)
         time.tzset()
+    yield set_zone
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_a_zone_name_gives_no_offset_whatever_the_machines_zone(machine_zone):
+    machine_zone("America/New_York")
+    assert iso_date("Nov 20 2019 10:00 EST") == "2019-11-20T10:00:00"
+    assert iso_date("Nov 20 2019 10:00 EDT") == "2019-11-20T10:00:00"
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -260,17 +266,11 @@ def test_big_dated_elements_are_not_read_whole():
 # found by a second review (a helper) of the fixes above
 
 @pytest.mark.parametrize("zone", ["UTC", "Europe/London", "America/New_York"])
-def test_utc_and_gmt_are_offset_zero_in_every_machine_zone(monkeypatch, zone):
-    import time
-    monkeypatch.setenv("TZ", zone)
-    time.tzset()
-    try:
-        assert iso_date("Nov 20 2019 10:00 UTC") == "2019-11-20T10:00:00+00:00"
-        assert iso_date("19 Nov 2019 07:09 GMT") == "2019-11-19T07:09:00+00:00"
-        assert iso_date("Wed, 20 Nov 2019 10:00:00 +0000 (UTC)") == "2019-11-20T10:00:00+00:00"
-    finally:
-        monkeypatch.undo()
-        time.tzset()
+def test_utc_and_gmt_are_offset_zero_in_every_machine_zone(machine_zone, zone):
+    machine_zone(zone)
+    assert iso_date("Nov 20 2019 10:00 UTC") == "2019-11-20T10:00:00+00:00"
+    assert iso_date("19 Nov 2019 07:09 GMT") == "2019-11-19T07:09:00+00:00"
+    assert iso_date("Wed, 20 Nov 2019 10:00:00 +0000 (UTC)") == "2019-11-20T10:00:00+00:00"
 
 
 @pytest.mark.parametrize("value, expected", [
