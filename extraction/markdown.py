@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Callable
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -302,10 +303,7 @@ def to_markdown(doc: Document, keep: np.ndarray, links: bool = False,
     k_picture = 0
     while k_line < len(lines):
         line = lines[k_line]
-        while k_picture < len(pictures) and pictures[k_picture][0] < ids[line[0]]:
-            node, picture = pictures[k_picture]
-            k_picture += 1
-            out.append(prefixes.block("p", picture, blocks.of(int(parent[node])).path))
+        k_picture = _add_pictures(out, pictures, k_picture, ids[line[0]], blocks, prefixes)
         first = where[line[0]]
         if first.table in grids and first.row >= 0:
             table_lines = []
@@ -337,6 +335,7 @@ def to_markdown(doc: Document, keep: np.ndarray, links: bool = False,
                                       + _PERMALINK.sub("", text), first.path))
         else:
             out.append(prefixes.block("item" if first.items else "p", text, first.path))
+    _add_pictures(out, pictures, k_picture, doc.size, blocks, prefixes)
     parts = [out[0].text]
     for before, block in zip(out, out[1:]):
         if block.kind == before.kind == "item" and _same_list_block(doc, before, block):
@@ -348,16 +347,36 @@ def to_markdown(doc: Document, keep: np.ndarray, links: bool = False,
     return "".join(parts)
 
 
-# [ours] an image declared narrower or lower than this many pixels is an icon or a tracker
+# [ours] an image declared narrower or lower than this many pixels (attribute, inline style
+# or a width in its URL's query) is an icon or a tracker
 MIN_IMAGE_SIDE = 50
-# ... and so is one whose file name says it is a page's furniture ("icon_rss.gif",
-# "arrow.jpg", "spacer.gif", "logo_site.gif", "font_decrease.gif", "btn-share.png")
-_FURNITURE = re.compile(r"(?:^|[\W_])(?:icons?|arrows?|spacer|pixel|blank|rss|feed|logo|"
-                        r"buttons?|btn|sprites?|spinner|loading|share|print|email|font|bullet"
-                        r"|transparent|clear|dot|1x1|5x5|placeholder|lazy\w*|quote\w*|bg"
-                        r"|beacon|tracking|tracker|counter)(?:[\W_]|$)", re.I)
-_LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-url")
-_IMAGE_HOLDERS = frozenset(("td", "th", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "code"))
+MAX_CAPTION_CHARS = 200     # [ours] see kept_images
+# ... and so is one whose file name is a page's furniture: one or two words, one of them
+# these ("icon_rss.gif", "arrow.jpg", "spacer.gif", "logo_site.gif", "btn-share.png", not
+# "share-price-chart.png" nor "home-depot-store-customer-loading-truck.jpg")
+_FURNITURE_WORDS = frozenset((
+    "icon", "icons", "arrow", "arrows", "spacer", "pixel", "blank", "rss", "feed", "logo",
+    "button", "buttons", "btn", "sprite", "sprites", "spinner", "loading", "loader", "ajax",
+    "share", "print", "email", "font", "bullet", "transparent", "clear", "dot", "placeholder",
+    "lazy", "lazyload", "quote", "bg", "beacon", "tracking", "tracker", "counter", "masthead",
+    "mark", "facebook", "twitter", "linkedin", "pinterest", "whatsapp", "digg", "delicious",
+    "reddit", "grey", "gray", "none", "smiley"))
+# ... or any number of words, one of them these ("mail-icon-small.svg", "iconReportTypo.gif")
+_FURNITURE_ALWAYS = frozenset(("icon", "icons", "spacer", "sprite", "sprites", "placeholder",
+                               "lazyload", "beacon", "tracker", "transparent"))
+_FILE_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+# ... and one in a folder of ads, authors' pictures or smileys, or of an ad's size
+_FURNITURE_FOLDERS = frozenset(("ads", "ad", "advertisers", "adverts", "banners", "authors",
+                                "authorpics", "avatar", "avatars", "smilies", "smileys", "emoji",
+                                "clipart"))
+_AD_SIZE = re.compile(r"(?<!\d)(?:300x250|728x90|160x600|300x600|320x50|468x60|120x600"
+                      r"|970x250|336x280|234x60|125x125)(?!\d)")
+_FURNITURE_CLASSES = frozenset(("emoji", "wp-smiley", "smiley", "avatar", "gravatar"))
+_QUERY_WIDTH = re.compile(r"[?&](?:w|width|h|height)=(\d+)(?:&|$)")
+_STYLE_SIDE = re.compile(r"(?:^|;)\s*(?:width|height)\s*:\s*(\d+(?:\.\d+)?)px", re.I)
+_LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-original-src",
+                 "data-actualsrc", "data-normal", "data-lazy", "data-url", "zoomfile", "file")
+_LAZY_SOURCE_SETS = ("data-srcset", "data-lazy-srcset", "srcset")
 
 
 def kept_images(doc: Document, keep: np.ndarray, first: int, last: int
@@ -365,34 +384,48 @@ def kept_images(doc: Document, keep: np.ndarray, first: int, last: int
     """``(node, "![alt](url)")`` for every ``<img>`` of the main text, in document order: an
     image between the first and last kept text runs (``first``, ``last``) whose nearest
     ancestor holding text has at least half of its text kept (a figure with its caption, a
-    paragraph, the article around an image of its own), not in a table cell, a heading or
-    code, with a URL (a lazy loader's ``data-src``..., else ``src``, else the first of
-    ``srcset``; not ``data:``), not an icon or a tracker (:data:`MIN_IMAGE_SIDE`, a file
-    name of :data:`_FURNITURE`), each URL once."""
+    paragraph, the article around an image of its own) or, when that text is short (a
+    caption, :data:`MAX_CAPTION_CHARS`), the next ancestor holding more; with a URL (:func:`_image_url`), not an icon, an ad,
+    an author's picture, a smiley or a tracker (:func:`_furniture`), each URL once.  (Images
+    in headings, code and table cells are left out by :func:`to_markdown`.)"""
     images = np.flatnonzero(doc.is_tag("img"))
     images = images[(images > first) & (images < last)]
     if not len(images):
         return []
-    own = doc.tlen * (doc.kind == TEXT)
+    is_text = doc.kind == TEXT
+    own = doc.tlen * is_text
     total = doc.subtree_sum(own)
     kept = doc.subtree_sum(own * keep)
-    parent, names = doc.parent, doc.tag_names
+    parent = doc.parent
+    holders: dict[int, int] = {}        # node -> its nearest ancestor holding text
+
+    def holder_of(node: int) -> int:
+        chain = []
+        up = int(parent[node])
+        while up >= 0 and total[up] == 0 and up not in holders:
+            chain.append(up)
+            up = int(parent[up])
+        found = holders.get(up, up) if up >= 0 and total[up] == 0 else up
+        for n in chain:
+            holders[n] = found
+        return found
+
     base = page_base(doc)
     out, seen = [], set()
     for node in images.tolist():
         el = doc.elements[node]
-        holder, inside = int(parent[node]), False
-        while holder >= 0 and total[holder] == 0:
-            holder = int(parent[holder])
-        up = int(parent[node])
-        while up >= 0 and up != holder:
-            inside |= names[up] in _IMAGE_HOLDERS
-            up = int(parent[up])
-        if holder < 0 or inside or names[holder] in _IMAGE_HOLDERS \
-                or 2 * kept[holder] < total[holder] or _small(el):
+        holder = holder_of(node)
+        if holder < 0 or _furniture(el):
             continue
+        if 2 * kept[holder] < total[holder]:
+            # (a caption or an image's details left out: the text around them decides)
+            around = int(parent[holder]) if total[holder] <= MAX_CAPTION_CHARS else -1
+            while around >= 0 and total[around] == total[holder]:
+                around = int(parent[around])
+            if around < 0 or 2 * kept[around] < total[around]:
+                continue
         url = _image_url(el, base)
-        if url is None or url in seen or _FURNITURE.search(url.rsplit("/", 1)[-1]):
+        if url is None or url in seen or _furniture_url(url):
             continue
         seen.add(url)
         out.append((node, f"![{_alt_text(el.get('alt'))}]({url})"))
@@ -408,31 +441,76 @@ def _alt_text(alt: str | None) -> str:
     return re.sub(r"[\[\]]", r"\\\g<0>", text)
 
 
-def _small(el) -> bool:
-    for side in (el.get("width"), el.get("height")):
+def _furniture(el) -> bool:
+    """An ``<img>`` declared small (:data:`MIN_IMAGE_SIDE`, by attribute or inline style) or
+    of a smiley's, an emoji's or an avatar's class."""
+    sides = [el.get("width"), el.get("height")]
+    sides += _STYLE_SIDE.findall(el.get("style") or "")
+    for side in sides:
         try:
             if side is not None and float(side.strip().removesuffix("px")) < MIN_IMAGE_SIDE:
                 return True
         except ValueError:
             continue
-    return False
+    return not _FURNITURE_CLASSES.isdisjoint((el.get("class") or "").lower().split())
+
+
+def _furniture_url(url: str) -> bool:
+    """A URL of an icon, an ad, an author's picture, a smiley or a tracker: by its file name
+    (:data:`_FURNITURE_WORDS`), its folders, an ad's size, a ``stats.`` host or a width under
+    :data:`MIN_IMAGE_SIDE` in its query."""
+    parts = urlsplit(url)
+    folders = parts.path.split("/")
+    name = folders[-1].rsplit(".", 1)[0]
+    folders = [f.lower() for f in folders]
+    words = [w.lower() for w in _FILE_WORD.findall(name)]
+    if not _FURNITURE_ALWAYS.isdisjoint(words) or words and len(words) <= 2 \
+            and not _FURNITURE_WORDS.isdisjoint(words):
+        return True
+    if not _FURNITURE_FOLDERS.isdisjoint(folders[:-1]) or _AD_SIZE.search(name) \
+            or (parts.hostname or "").startswith("stats."):
+        return True
+    return any(int(w) < MIN_IMAGE_SIDE for w in _QUERY_WIDTH.findall("?" + parts.query))
+
+
+def _first_of_srcset(srcset: str) -> str:
+    """The URL of a ``srcset``'s first candidate: up to white space (a comma inside a URL,
+    Cloudinary's "c_fill,w_300", stays), trailing commas dropped."""
+    m = re.match(r"[\s,]*(\S+)", srcset)
+    return m.group(1).rstrip(",") if m else ""
 
 
 def _image_url(el, base: str | None) -> str | None:
-    """An ``<img>``'s URL for Markdown, read against ``base``; None for none or ``data:``."""
-    # (a lazy loader's real URL first: its src is a placeholder until a script runs)
+    """An ``<img>``'s URL for Markdown (:func:`_markdown_url`): a lazy loader's
+    (``data-src``, ``data-lazy-src``, ``data-original``...: its ``src`` is a placeholder
+    until a script runs), else ``src``, else the first of a ``srcset`` (its own, a lazy
+    loader's, a ``<picture>``'s ``<source>``); None for none or a ``data:`` URL."""
     candidates = [el.get(k) for k in _LAZY_SOURCES] + [el.get("src")]
-    srcset = el.get("srcset") or el.get("data-srcset")
-    if srcset:
-        candidates.append(srcset.strip().split(",")[0].strip().split(" ")[0])
+    candidates += [_first_of_srcset(el.get(k) or "") for k in _LAZY_SOURCE_SETS]
+    # (the parser puts an <img> after a <source> inside it: <picture><source><img>)
+    sources = [a for a in el.iterancestors("source", "picture")][:4]
+    for holder in sources:
+        for source in (holder,) if holder.tag == "source" else holder.iter("source"):
+            candidates.append(_first_of_srcset(source.get("srcset")
+                                               or source.get("data-srcset") or ""))
     for src in candidates:
-        src = re.sub(r"[\t\n\r]", "", (src or "").strip())
-        if not src or src.lower().startswith(("data:", "javascript:", "about:", "blob:")):
-            continue
-        url = resolved(base, src) if base else src
+        url = _markdown_url(base, src or "")
         if url:
-            return _ENTITY_AMP.sub(r"\\&", url.translate(_URL_ENCODED))
+            return url
     return None
+
+
+def _add_pictures(out: list, pictures: list[tuple[int, str]], k: int, before: int,
+                  blocks: _Blocks, prefixes: _Prefixes) -> int:
+    """Add the images from ``pictures[k]`` on that stand before node ``before`` to ``out``
+    as paragraphs (not one in a heading, code or a table cell); the index of the next."""
+    while k < len(pictures) and pictures[k][0] < before:
+        node, picture = pictures[k]
+        k += 1
+        where = blocks.of(int(blocks.doc.parent[node]))
+        if where.heading < 0 and where.pre < 0 and where.cell < 0:
+            out.append(prefixes.block("p", picture, where.path))
+    return k
 
 
 def _code(doc: Document, pre: int, invisible: bool) -> str:
@@ -462,17 +540,31 @@ def _link_urls(doc: Document) -> Callable[[int], str | None]:
 
     def url_of(node: int) -> str | None:
         if node not in known:
-            href = re.sub(r"[\t\n\r]", "", (doc.elements[node].get("href") or "").strip())
-            scheme = href.partition(":")[0].lower() if ":" in href.split("/", 1)[0] else ""
-            if scheme in ("", "http", "https", "ftp"):
-                href = href.replace("\\", "/")      # (as browsers read a web URL's "\\")
-            url = None
-            if href and not href.startswith("#") and scheme not in _NO_TARGET:
-                url = resolved(base, href) if base else href
-            # (an entity in a destination is read: "&amp;" stays itself escaped)
-            known[node] = _ENTITY_AMP.sub(r"\\&", url.translate(_URL_ENCODED)) if url else None
+            known[node] = _markdown_url(base, doc.elements[node].get("href") or "")
         return known[node]
     return url_of
+
+
+def _markdown_url(base: str | None, href: str) -> str | None:
+    """``href`` for a Markdown destination: tabs and line breaks taken out and a web URL's
+    backslashes read as slashes (as browsers do), read against ``base``, spaces, parentheses
+    and angle brackets percent-encoded, an entity kept escaped; None for nothing, a fragment
+    of the same page (``#top``) or a scheme that is no page (``javascript:``, ``data:``,
+    ``file:``, also after reading it against a ``file:`` base)."""
+    href = re.sub(r"[\t\n\r]", "", href.strip())
+    if not href or href.startswith("#") or _scheme(href) in _NO_TARGET:
+        return None
+    if _scheme(href) in ("", "http", "https", "ftp"):
+        href = href.replace("\\", "/")
+    url = resolved(base, href) if base else href
+    if not url or _scheme(url) in _NO_TARGET:
+        return None
+    # (an entity in a destination is read: "&amp;" stays itself escaped)
+    return _ENTITY_AMP.sub(r"\\&", url.translate(_URL_ENCODED))
+
+
+def _scheme(url: str) -> str:
+    return url.partition(":")[0].lower() if ":" in url.split("/", 1)[0] else ""
 
 
 def _common(a: tuple, b: tuple) -> tuple:
