@@ -17,8 +17,8 @@ from scrapy.crawler import Crawler
 from extraction import extract_document, markdown_of
 from extraction.methods import canonical as method_name
 
-from .corpus import (MAX_LINK_SHARE, MIN_CHARS, DateWindow, ShardWriter, compression, documents_since,
-                     link_share, refusal, text_chars)
+from .corpus import (MAX_LINK_SHARE, MIN_CHARS, DateWindow, ShardWriter, compression,
+                     documents_since, link_share, refusal, text_chars)
 from .dedup import text_sha1
 from .relevance.frequencies import atomic_write_text
 from .extensions import end_crawl

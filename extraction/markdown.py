@@ -385,9 +385,10 @@ def kept_images(doc: Document, keep: np.ndarray, first: int, last: int
     image between the first and last kept text runs (``first``, ``last``) whose nearest
     ancestor holding text has at least half of its text kept (a figure with its caption, a
     paragraph, the article around an image of its own) or, when that text is short (a
-    caption, :data:`MAX_CAPTION_CHARS`), the next ancestor holding more; with a URL (:func:`_image_url`), not an icon, an ad,
-    an author's picture, a smiley or a tracker (:func:`_furniture`), each URL once.  (Images
-    in headings, code and table cells are left out by :func:`to_markdown`.)"""
+    caption, :data:`MAX_CAPTION_CHARS`), the next ancestor holding more; with a URL
+    (:func:`_image_url`), not an icon, an ad, an author's picture, a smiley or a tracker
+    (:func:`_furniture`, :func:`_furniture_url`), each URL once.  (Images in headings, code
+    and table cells are left out by :func:`to_markdown`.)"""
     images = np.flatnonzero(doc.is_tag("img"))
     images = images[(images > first) & (images < last)]
     if not len(images):

@@ -67,7 +67,8 @@ def test_extract_and_batch_give_markdown_with_images_on_request(tmp_path, capsys
     page.write_text("<html><body><article><h1>Retries</h1><p>" + "Jobs fail and run again. " * 12
                     + '</p><figure><img src="flow.png" alt="The retry flow"><figcaption>How a '
                     + "failed job is queued again after a delay.</figcaption></figure><p>"
-                    + "Each retry waits longer than the last. " * 6 + "</p></article></body></html>")
+                    + "Each retry waits longer than the last. " * 6
+                    + "</p></article></body></html>")
     assert main(["extract", str(page), "--images", "--url", "https://docs.test/guide/"]) == 0
     assert "![The retry flow](https://docs.test/guide/flow.png)" in capsys.readouterr().out
     pred = tmp_path / "pred.jsonl"

@@ -316,7 +316,8 @@ def test_markup_times_in_comments_and_meta_order():
             + ARTICLE + '</article><ol class="commentlist"><li><time pubdate datetime='
             '"2012-09-10">Sep 10</time></li></ol></body></html>')
     assert read_metadata(parse(page))["date"] == "2012-09-06"
-    head = '<meta name="date" content="11/20/2019"><meta name="dcterms.created" content="2005-01-01">'
+    head = ('<meta name="date" content="11/20/2019">'
+            '<meta name="dcterms.created" content="2005-01-01">')
     assert _meta(ARTICLE, head)["date"] == "2019-11-20"
     assert _meta(ARTICLE, '<meta name="date" content="٢٠١٩-١١-٠٥">')["date"] == "2019-11-05"
     assert _meta('<span class="date">２０１９年１１月５日</span>' + ARTICLE)["date"] == "2019-11-05"
