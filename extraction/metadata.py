@@ -388,19 +388,27 @@ def markup_metadata(doc: Document) -> dict[str, str]:
     ``pubdate`` or ``datePublished`` first, then one in an ``<article>`` or ``<main>``); a
     comment's microdata is not the page's.  The first :data:`MAX_MARKUP_ELEMENTS` such
     elements are read."""
+    return _markup(doc)[0]
+
+
+def _markup(doc: Document) -> tuple[dict[str, str], list[str]]:
+    """:func:`markup_metadata`, and every date candidate of the markup in its order of
+    trust (the microdata's, then the ``<time datetime>`` as ranked there): when the first
+    does not read as a date, the next is tried."""
     out: dict[str, str] = {}
     times = []
+    published = []
     authors_read = 0
     for k, el in enumerate(_MARKUP_XPATH(doc.root)[:MAX_MARKUP_ELEMENTS]):
         if _in_comment(el):     # a commenter's name and date are not the page's
             continue
         prop = (el.get("itemprop") or "").lower().split()
-        if "datepublished" in prop and "date" not in out:
+        if "datepublished" in prop and len(published) < 5:
             # (Blogger: <abbr itemprop="datePublished" title="2012-10-07T16:04">4:04 PM</abbr>)
             value = el.get("content") or el.get("datetime") \
                 or (el.get("title") if el.tag == "abbr" else None) or _element_text(el)
             if value and plausible_date(value):
-                out["date"] = collapse(value)
+                published.append(collapse(value))
         elif "author" in prop and "author" not in out:
             if authors_read >= 3:   # nested ones, each around the whole text: read few
                 continue
@@ -423,9 +431,10 @@ def markup_metadata(doc: Document) -> dict[str, str]:
             # then one in the article (a header's <time> shows today's date)
             rank = 0 if marked else 1 if _in_article(el) else 2
             times.append((rank, k, el.get("datetime")))
-    if "date" not in out and times:
-        out["date"] = collapse(min(times)[2])
-    return out
+    dates = published + [collapse(value) for _, _, value in sorted(times)[:5]]
+    if dates:
+        out["date"] = dates[0]
+    return out, dates
 
 
 _CREDIT = re.compile(r"\W*(?:!|team|inc\b|ltd\b|llc\b|gmbh\b|group\b|developers?\b|"
@@ -676,7 +685,10 @@ def read_metadata(doc: Document) -> dict[str, Any]:
                 break
     later = [json_ld_metadata(doc)] if doc.json_ld else []
     if "author" not in out or not any(_ISO_DATE.match(v) for _, v in dates["date"]):
-        later.append(markup_metadata(doc))
+        markup, markup_dates = _markup(doc)
+        markup.pop("date", None)
+        dates["date"] += [(2, v) for v in markup_dates]
+        later.append(markup)
     for source, found in enumerate(later, 1):
         for field, value in found.items():
             if field in dates:

@@ -341,3 +341,13 @@ def test_many_elements_holding_a_year_cost_linear_time():
     doc = parse(f"<html><body>{page}</body></html>")
     for _ in range(10):
         assert text_date_of(doc) is None
+
+
+@pytest.mark.parametrize("markup", [
+    '<span itemprop="datePublished">2012</span><time datetime="2012-03-03">x</time>',
+    '<meta itemprop="datePublished" content="2012-03-33"><time datetime="2012-03-03">x</time>',
+    '<time datetime="2012-13-45">a</time><time datetime="2012-03-03">b</time>',
+    '<time pubdate datetime="2012">a</time><time datetime="2012-03-03">b</time>'])
+def test_the_next_markup_date_is_tried_when_the_first_does_not_read(markup):
+    # (found by the second review: the markup gave one candidate)
+    assert _meta(markup + ARTICLE)["date"] == "2012-03-03"
