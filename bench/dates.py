@@ -5,9 +5,9 @@ For every page of the shared evaluation and training sets: the date our metadata
 trafilatura uses), each with and without the page's URL.  Prints how many pages get a date,
 and, as a proxy gold, agreement with the date in the page's URL (``/2012/08/09/``) on the pages
 that have one, each tool reading the page without its URL: same day, or within a day (a time
-zone apart).  Also the milliseconds per page each spends on the date (ours: the date steps of
-``read_metadata`` on an already parsed page; htmldate: ``find_date`` on the page's bytes, its
-own parse included).
+zone apart).  Also the milliseconds per page each spends (ours: the whole of
+``read_metadata``, every metadata field, on an already parsed page; htmldate: ``find_date`` on
+the page's bytes, its own parse included).
 
     python bench/dates.py [--sets cleaneval-dev,...] [--show 20]
 """

@@ -12,6 +12,16 @@ from typing import Sequence
 
 import numpy as np
 
+# the words of a class name, an id or a file name: "postedOn" -> "posted", "on",
+# "entry-date" -> "entry", "date", "iconReportTypo" -> "icon", "report", "typo"
+_WORD_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def word_parts(name: str) -> list[str]:
+    """The lower-case words of ``name``, split at any non-letter and at a capital letter."""
+    return [w.lower() for w in _WORD_PART.findall(name)]
+
+
 # Punctuation of E2 ("commas, full stops etc.", ASCII and full-width; ALGORITHMS.md §2.4).
 PUNCTUATION = "，。、；：？！,.;:?!…"
 # Sentence-ending marks of E3 (§3.5); "." counts only before whitespace or the end of the text.

@@ -110,16 +110,16 @@ _DIGITS = {ord(c): str(unicodedata.digit(c))
            for c in map(chr, range(start, start + 10))}
 # "5.11.2019": dotted dates are day first everywhere
 _DOTTED = re.compile(r"\d{1,2}\.\d{1,2}\.\d{4}")
-
-
-def ascii_digits(text: str) -> str:
-    """``text`` with the digits of other scripts (full-width, Arabic-Indic...) as ASCII."""
-    return text if text.isascii() else text.translate(_DIGITS)
 # zone names that are UTC (given to dateutil: a name that is the machine's own zone would
 # otherwise come back as the local zone, which is dropped)
 _UTC_NAMES = {"UTC": 0, "GMT": 0, "UT": 0, "Z": 0}
 _CLOCK_IN = re.compile(r"\d:\d\d|\dT\d|\d\s*[AaPp]\.?[Mm]\b")
 _DEFAULTS = (datetime(1, 1, 1, 0, 0, 0), datetime(2, 2, 2, 1, 1, 1))
+
+
+def ascii_digits(text: str) -> str:
+    """``text`` with the digits of other scripts (full-width, Arabic-Indic...) as ASCII."""
+    return text if text.isascii() else text.translate(_DIGITS)
 
 
 def _result(year: int, month: int, day: int, hour: int | None = None, minute: int = 0,
@@ -220,7 +220,7 @@ def iso_date(value: str | None, day_first: bool = False) -> str | None:
     US order; a day above 12 is read as a day either way)."""
     if not value or len(value) > 200:
         return None
-    value = value.translate(_DIGITS).strip()
+    value = ascii_digits(value).strip()
     m = _YMD.match(value) or _COMPACT.match(value) or _YMD_INSIDE.search(value)
     if m:   # (what follows, "CET", "at 10:00", is no part of the date)
         return _from_match(m)
@@ -234,9 +234,7 @@ def iso_date(value: str | None, day_first: bool = False) -> str | None:
 def text_date(text: str, day_first: bool = False) -> str | None:
     """The first whole date written in running ``text`` ("Posted on March 3, 2012 by ...")
     as :func:`iso_date` gives it; ``None`` when it holds none."""
-    if not text.isascii():
-        text = text.translate(_DIGITS)
-    for m in _IN_TEXT.finditer(text):
+    for m in _IN_TEXT.finditer(ascii_digits(text)):
         span = m.group(0)
         ymd = _YMD.match(span)
         found = _from_match(ymd) if ymd else _dateutil_date(span, day_first)

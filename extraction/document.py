@@ -485,11 +485,10 @@ _ANSWER_TEXT = etree.XPath(".//*[@itemprop='text']")
 def _answer_bodies(doc: Document) -> tuple:
     """The node ids of the answers' texts of a Q&A page marked up with schema.org microdata
     (an Answer's ``itemprop="text"``, else the Answer), outermost first."""
-    node = {el: i for i, el in enumerate(doc.elements) if el is not None}
     bodies = []
     for answer in _ANSWERS(doc.root):
         texts = _ANSWER_TEXT(answer) or [answer]
-        bodies.extend(node[el] for el in texts if el in node)
+        bodies.extend(n for n in map(doc.node_of, texts) if n is not None)
     return tuple(sorted(set(bodies)))
 
 

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from .chars import INVISIBLE
+from .chars import INVISIBLE, word_parts
 from .document import TEXT, Document
 from .metadata import page_base, resolved
 
@@ -364,7 +364,6 @@ _FURNITURE_WORDS = frozenset((
 # ... or any number of words, one of them these ("mail-icon-small.svg", "iconReportTypo.gif")
 _FURNITURE_ALWAYS = frozenset(("icon", "icons", "spacer", "sprite", "sprites", "placeholder",
                                "lazyload", "beacon", "tracker", "transparent"))
-_FILE_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 # ... and one in a folder of ads, authors' pictures or smileys, or of an ad's size
 _FURNITURE_FOLDERS = frozenset(("ads", "ad", "advertisers", "adverts", "banners", "authors",
                                 "authorpics", "avatar", "avatars", "smilies", "smileys", "emoji",
@@ -464,7 +463,7 @@ def _furniture_url(url: str) -> bool:
     folders = parts.path.split("/")
     name = folders[-1].rsplit(".", 1)[0]
     folders = [f.lower() for f in folders]
-    words = [w.lower() for w in _FILE_WORD.findall(name)]
+    words = word_parts(name)
     if not _FURNITURE_ALWAYS.isdisjoint(words) or words and len(words) <= 2 \
             and not _FURNITURE_WORDS.isdisjoint(words):
         return True
@@ -489,7 +488,10 @@ def _image_url(el, base: str | None) -> str | None:
     candidates = [el.get(k) for k in _LAZY_SOURCES] + [el.get("src")]
     candidates += [_first_of_srcset(el.get(k) or "") for k in _LAZY_SOURCE_SETS]
     # (the parser puts an <img> after a <source> inside it: <picture><source><img>)
-    sources = [a for a in el.iterancestors("source", "picture")][:4]
+    sources, up = [], el.getparent()
+    while up is not None and up.tag in ("source", "picture") and len(sources) < 4:
+        sources.append(up)
+        up = up.getparent()
     for holder in sources:
         for source in (holder,) if holder.tag == "source" else holder.iter("source"):
             candidates.append(_first_of_srcset(source.get("srcset")

@@ -15,7 +15,7 @@ import numpy as np
 from langcodes.data_dicts import MACROLANGUAGES
 from lxml import etree
 
-from .chars import collapse
+from .chars import collapse, word_parts
 from .dates import ascii_digits, iso_date, text_date, url_date
 from .document import Document, tag_code
 
@@ -398,6 +398,7 @@ def _markup(doc: Document) -> tuple[dict[str, str], list[str]]:
     out: dict[str, str] = {}
     times = []
     published = []
+    places = _Places(doc)
     authors_read = 0
     for k, el in enumerate(_MARKUP_XPATH(doc.root)[:MAX_MARKUP_ELEMENTS]):
         if _in_comment(el):     # a commenter's name and date are not the page's
@@ -426,7 +427,7 @@ def _markup(doc: Document) -> tuple[dict[str, str], list[str]]:
             if value:
                 out["author"] = value
         if el.tag == "time" and el.get("datetime") and plausible_date(el.get("datetime")) \
-                and not _undated_place(doc, el):
+                and not places.undated(doc.node_of(el)):
             marked = el.get("pubdate") is not None or "datepublished" in prop
             # then one in the article (a header's <time> shows today's date)
             rank = 0 if marked else 1 if _in_article(el) else 2
@@ -472,15 +473,17 @@ _UPDATE = re.compile(r"update|modif|edited|lastmod|revised|mis à jour|aktualisi
 # ... and a page's own bar, where a site shows today's date
 _SITE_BAR_WORDS = frozenset(("header", "masthead", "branding", "logo", "topbar", "brandingbar"))
 _POST_WORDS = frozenset(("entry", "post", "article", "story"))
-# a word of a class or id: "postedOn" -> "posted", "on"; "entry-date" -> "entry", "date"
-_MARK_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 MAX_DATED_ELEMENTS = 40     # [ours] dated elements holding a year read per page
 MAX_DATED_NODES = 60        # [ours] ... each of at most this many nodes (a date is short)
 _TIME = tag_code("time")
 
 
 def _mark_words(marks: str) -> set[str]:
-    return {w.lower() for w in _MARK_WORD.findall(marks)}
+    return set(word_parts(marks))
+
+
+def _class_and_id(doc: Document, node: int) -> str:
+    return " ".join(filter(None, doc.hints.get(node, (None, None))))
 
 
 def _marks(doc: Document, node: int) -> str:
@@ -500,7 +503,9 @@ class _Places:
             else doc.size
         self.known: dict[int, bool] = {}
 
-    def undated(self, node: int) -> bool:
+    def undated(self, node: int | None) -> bool:
+        if node is None:        # (an element the node table does not hold)
+            return False
         doc, known, chain = self.doc, self.known, []
         verdict = False
         while node >= 0 and node not in known:
@@ -522,16 +527,8 @@ class _Places:
         return verdict
 
 
-def _undated_place(doc: Document, el) -> bool:
-    """Whether element ``el`` of ``doc`` is in a comment, a link to another post or a form
-    (:class:`_Places`)."""
-    node = doc.node_of(el)
-    return node is not None and _Places(doc).undated(node)
-
-
 def _dated(doc: Document, node: int) -> bool:
-    cls, ident = doc.hints.get(node, (None, None))
-    marks = " ".join(filter(None, (cls, ident)))
+    marks = _class_and_id(doc, node)
     return bool(marks) and _DATED_MARK.search(marks) is not None \
         and any(_DATED_WORD.fullmatch(w) and w not in _NOT_DATED_WORDS
                 for w in _mark_words(marks))
@@ -594,12 +591,12 @@ def _date_rank(doc: Document, node: int, text: str) -> tuple[int, bool]:
         elif name in ("header", "nav", "aside", "footer"):
             bar_inside = True
         else:
-            words = _mark_words(" ".join(filter(None, doc.hints.get(up, (None, None)))))
+            words = _mark_words(_class_and_id(doc, up))
             bar_inside |= not _SITE_BAR_WORDS.isdisjoint(words) \
                 and _POST_WORDS.isdisjoint(words)
         up = int(parent[up])
     place = (2 if bar_around else 0) if in_article else (2 if bar_inside else 1)
-    marks = " ".join(filter(None, doc.hints.get(node, (None, None))))
+    marks = _class_and_id(doc, node)
     before = text[:_first_digit(text)]
     return place, _UPDATE.search(marks) is not None or _UPDATE.search(before) is not None
 
