@@ -16,6 +16,7 @@ from scrapy.crawler import Crawler
 
 from extraction import extract_document, markdown_of
 from extraction.methods import canonical as method_name
+from extraction.methods.auto import favor_cut
 
 from .corpus import (MAX_LINK_SHARE, MIN_CHARS, DateWindow, ShardWriter, compression,
                      documents_since, link_share, refusal, text_chars)
@@ -43,9 +44,10 @@ class _StatePipeline:
 
 
 class ExtractionPipeline(_StatePipeline):
-    """Main text, title and metadata (``EXTRACTION_METHOD``, ``auto`` by default).  E5 and E6
-    get a sibling: the most URL-similar recently fetched page of the same site; every method
-    gets the ``<title>`` of the site's recent pages, which show its title template."""
+    """Main text, title and metadata (``EXTRACTION_METHOD``, ``auto`` by default, with
+    ``EXTRACTION_FAVOR``).  E5 and E6 get a sibling: the most URL-similar recently fetched
+    page of the same site; every method gets the ``<title>`` of the site's recent pages,
+    which show its title template."""
 
     def __init__(self, crawler: Crawler):
         super().__init__(crawler)
@@ -53,6 +55,15 @@ class ExtractionPipeline(_StatePipeline):
             self.method = method_name(crawler.settings.get("EXTRACTION_METHOD") or "auto")
         except ValueError as error:
             raise ValueError(f"EXTRACTION_METHOD: {error}") from error
+        favor = crawler.settings.get("EXTRACTION_FAVOR") or "balanced"
+        try:
+            favor_cut(favor)
+        except ValueError as error:
+            raise ValueError(f"EXTRACTION_FAVOR: {error}") from error
+        if favor != "balanced" and self.method != "auto":
+            raise ValueError(f"EXTRACTION_FAVOR: {favor!r} applies to EXTRACTION_METHOD auto "
+                             f"only, not {self.method}")
+        self.options = {"favor": favor} if favor != "balanced" else {}
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         site = urlsplit(item.final_url).hostname or ""
@@ -63,7 +74,7 @@ class ExtractionPipeline(_StatePipeline):
                 siblings.append(sibling)
         item.extraction = extract_document(
             item.doc, method=self.method, siblings=siblings,
-            sibling_titles=self.state.titles_beside(site, item.final_url))
+            sibling_titles=self.state.titles_beside(site, item.final_url), **self.options)
         if self.method in SIBLING_METHODS:      # the others never read the cache
             self.state.remember_page(site, item.final_url, item.doc)
         self.state.remember_title(site, item.final_url, item.extraction.metadata.get("html_title"))

@@ -8,6 +8,8 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           (default ``./state``)
 ``CRAWL_LOG``             one JSON line per response (default ``<CORPUS_DIR>/crawl-log.jsonl``)
 ``EXTRACTION_METHOD``     ``auto`` (default) or ``e1`` .. ``e6``
+``EXTRACTION_FAVOR``      ``auto``'s trade-off: ``balanced`` (default), ``precision`` (less
+                          boilerplate, some text lost) or ``recall`` (the reverse)
 ``RELEVANCE_THRESHOLD``   overrides the topic file's ``threshold``
 ``RELEVANCE_AUTO_THRESHOLD`` when no threshold is given (topic file or setting), lower the
                           default 0.2 to the valley below a mode of judged pages it cuts
@@ -187,6 +189,7 @@ RETRY_FAILED_TIMES = 3
 STATE_DIR = "state"
 CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
 EXTRACTION_METHOD = "auto"
+EXTRACTION_FAVOR = "balanced"
 RELEVANCE_THRESHOLD = None
 RELEVANCE_AUTO_THRESHOLD = True
 FEATURE_AUTO_ACCEPT = 0.1

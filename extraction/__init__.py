@@ -20,10 +20,10 @@ from .document import Document, ParseError, parse
 from .markdown import to_markdown
 from .metadata import choose_title, detect_language, html_title, read_metadata
 from .methods import METHOD_NAMES, canonical, get_method
-from .result import ExtractionResult, Selection
+from .result import ExtractionResult, OptionError, Selection
 
 __all__ = ["extract", "extract_document", "markdown_of", "parse", "Document", "ExtractionResult",
-           "Selection", "METHOD_NAMES", "ParseError"]
+           "Selection", "METHOD_NAMES", "ParseError", "OptionError"]
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,9 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
     ``markdown``: also give the main text as Markdown (``result.markdown``, see
     :mod:`extraction.markdown`), with ``markdown_links`` its links as ``[text](url)``, with
     ``markdown_images`` its images as ``![alt](url)``.
-    ``options`` are passed to the method (e.g. ``T=0.3`` for E1).
+    ``options`` are passed to the method (e.g. ``T=0.3`` for E1; ``favor="precision"`` or
+    ``"recall"`` for ``auto``, see :data:`extraction.methods.auto.FAVOR_CUTS`).  An option the
+    method does not take raises ``TypeError``, a value it cannot take :class:`OptionError`.
     """
     name = canonical(method)  # an unknown method name is a programming error: it raises
     try:
@@ -103,7 +105,7 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         return ExtractionResult("", None, name, 0.0, reason=f"page too complex: {err!r}",
                                 url=doc.url, encoding=doc.encoding,
                                 markdown="" if markdown else None)
-    except TypeError:
+    except (TypeError, OptionError):
         raise  # wrong options: the caller's error
     except Exception as err:  # a bug must not lose the page for a crawl: report it
         log.exception("extraction method %s failed on %s", name, doc.url)

@@ -15,6 +15,7 @@ from typing import Iterator
 from . import extract
 from .evaluation import TOKENIZERS, evaluate_files
 from .methods import METHOD_NAMES, canonical
+from .methods.auto import FAVOR_CUTS
 from .warc_input import WARC_SUFFIXES, WarcPages, is_warc, shown
 
 log = logging.getLogger("extraction")
@@ -54,7 +55,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             continue
         result = extract(data, args.url, method=args.method, siblings=siblings,
                          markdown=markdown, markdown_links=args.links,
-                         markdown_images=args.images)
+                         markdown_images=args.images, **_options(args))
         if args.json:
             row = result.to_dict()
             row["file"] = shown(name)
@@ -133,13 +134,18 @@ def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
                        fields=(("url", page.url), ("warc_date", page.date)))
 
 
+def _options(args: argparse.Namespace) -> dict:
+    """The method's options the command line gives (``--favor`` for ``auto``)."""
+    return {"favor": args.favor} if args.favor else {}
+
+
 def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_bytes: int = 0,
-                 markdown: bool = False, links: bool = False, images: bool = False
-                 ) -> tuple[dict, str | None]:
+                 markdown: bool = False, links: bool = False, images: bool = False,
+                 options: dict | None = None) -> tuple[dict, str | None]:
     """The output row of one page and, when its text is empty, why (never raises).  A page
     over ``max_bytes`` (when not 0) is not extracted: ``auto`` peaked at 2.2 GB on a 20 MB
     page of 2.3 million nodes, in each worker.  ``markdown``: a "markdown" field too, with
-    its ``links`` and ``images``."""
+    its ``links`` and ``images``; ``options``: the method's (checked by the caller)."""
     try:
         if job.error:
             result, text, reason = None, "", job.error
@@ -149,7 +155,8 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_byte
         else:
             result = extract(job.body, job.url, method=method, siblings=job.siblings,
                              content_type=job.content_type, markdown=markdown,
-                             markdown_links=links, markdown_images=images)
+                             markdown_links=links, markdown_images=images,
+                             **(options or {}))
             text, reason = result.text, result.reason
     except Exception as err:  # noqa: BLE001 - never abort a batch on one page
         result, text, reason = None, "", f"failed: {err!r}"
@@ -205,7 +212,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     work = partial(_extract_row, method=args.method, with_reason=args.with_reason,
                    full=args.full, max_bytes=args.max_bytes,
                    markdown=args.markdown or args.links or args.images, links=args.links,
-                   images=args.images)
+                   images=args.images, options=_options(args))
     out = Path(args.output)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -296,6 +303,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", type=_method, default="auto",
                    help=f"one of {', '.join(METHOD_NAMES)}")
     p.add_argument("--siblings", nargs="*", default=[], help="other pages of the same site")
+    p.add_argument("--favor", choices=tuple(FAVOR_CUTS), default=None,
+                   help="auto only: keep less boilerplate at the cost of some text (precision) "
+                        "or lose less text at the cost of more boilerplate (recall); default "
+                        "balanced")
     p.add_argument("--url", default=None, help="the page URL (for relative links, metadata)")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.add_argument("--markdown", action="store_true",
@@ -313,6 +324,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "of WARC files")
     p.add_argument("--output", required=True)
     p.add_argument("--method", type=_method, default="auto")
+    p.add_argument("--favor", choices=tuple(FAVOR_CUTS), default=None,
+                   help="auto only: keep less boilerplate at the cost of some text (precision) "
+                        "or lose less text at the cost of more boilerplate (recall); default "
+                        "balanced")
     p.add_argument("--workers", type=_positive, default=1,
                    help="processes extracting in parallel (default 1)")
     p.add_argument("--full", action="store_true",
@@ -346,7 +361,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "favor", None) and args.method != "auto":
+        parser.error(f"--favor applies to the auto method only, not {args.method}")
     for stream in (sys.stdout, sys.stderr):
         # a console that cannot show a character (an ASCII locale, a Windows code page)
         # gets its escape, not a traceback

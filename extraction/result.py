@@ -5,6 +5,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
+class OptionError(ValueError):
+    """A method's option has a value it cannot take (the caller's error: :func:`extract`
+    raises it, unlike a fault of the page)."""
+
+
 @dataclass
 class Selection:
     """What a method returns: the main text, how sure it is, and why it is empty when it is."""

@@ -383,3 +383,47 @@ def test_a_sandwiched_list_of_names_is_not_taken(extraction_data):
     block on average) are not an article's list (LIST_MIN_ITEM_CHARS)."""
     page = extraction_data / "scrapinghub-aeb" / "8380689f358c1e3a.html"
     assert "Doreen Marchionni" not in extract(page.read_bytes()).text
+
+
+def test_favor_trades_precision_against_recall_on_the_pages_written_for_the_project():
+    """``favor="precision"`` leaves out blocks the model is less sure of, ``"recall"`` keeps
+    more: pooled over the 48 pages of bench/extraction_unseen (not used to train ``auto``)
+    precision rises and recall falls in that order, and each page's precision-favoured text is
+    no longer than its balanced text unless a fallback fired."""
+    unseen = Path(__file__).resolve().parent.parent / "bench" / "extraction_unseen"
+    pages = [p for d in sorted(unseen.iterdir()) if (d / "gold.jsonl").is_file()
+             for p in load(str(d)).pages]
+    assert len(pages) == 48
+    gold = {p.id: p.gold for p in pages}
+    scores, results = {}, {}
+    for favor in ("precision", "balanced", "recall"):
+        results[favor] = {p.id: extract(p.html(), p.url, favor=favor) for p in pages}
+        scores[favor] = score(gold, {k: r.text for k, r in results[favor].items()})
+    p, b, r = scores["precision"], scores["balanced"], scores["recall"]
+    assert p.precision > b.precision + 0.01 > r.precision + 0.02, (p.line(), b.line(), r.line())
+    assert p.recall + 0.02 < b.recall < r.recall, (p.line(), b.line(), r.line())
+    for key, strict in results["precision"].items():
+        assert strict.info["cut"] == 0.7 and results["recall"][key].info["cut"] == 0.3
+        if strict.info["relaxed"] is False:
+            assert len(strict.text) <= len(results["balanced"][key].text), key
+
+
+def test_favor_and_threshold_values_are_the_callers_errors():
+    from extraction import OptionError
+    from extraction.methods.auto import favor_cut
+
+    page = (PAGES / "article-en.html").read_bytes()
+    assert extract(page).info["cut"] == 0.5
+    assert extract(page, favor="balanced").text == extract(page).text
+    assert extract(page, threshold=0.65).info["cut"] == 0.65
+    for bad in ({"favor": "speed"}, {"favor": "Precision"}, {"threshold": 0}, {"threshold": float("nan")},
+                {"threshold": "0.7"}, {"threshold": True},
+                {"favor": "recall", "threshold": 0.3}):
+        with pytest.raises(OptionError):
+            extract(page, **bad)
+    assert favor_cut("balanced", 0.4) == 0.4 and favor_cut(None) is None
+    # a method without the option: TypeError, as for any option it does not take
+    with pytest.raises(TypeError):
+        extract(page, method="e1", favor="precision")
+    # a page that cannot be read is still an empty result with its reason, never a raise
+    assert extract(b"", favor="precision").reason

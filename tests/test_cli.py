@@ -80,6 +80,36 @@ def test_extract_and_batch_give_markdown_with_images_on_request(tmp_path, capsys
     assert "![" not in capsys.readouterr().out
 
 
+def test_extract_and_batch_favor_precision_or_recall_for_auto(tmp_path, capsys):
+    from extraction import extract
+
+    folder = Path(__file__).resolve().parent.parent / "bench" / "extraction_unseen" / \
+        "forum-misc-en"
+    pages = sorted(folder.glob("misc-*.html"))[:4]
+    for favor in ("precision", "recall"):
+        wanted = {p.stem: extract(p.read_bytes(), favor=favor).text for p in pages}
+        balanced = {p.stem: extract(p.read_bytes()).text for p in pages}
+        assert wanted != balanced
+        assert main(["extract", str(pages[0]), "--favor", favor]) == 0
+        assert capsys.readouterr().out == wanted[pages[0].stem] + "\n"
+        pred = tmp_path / f"{favor}.jsonl"
+        inputs = tmp_path / "in"
+        inputs.mkdir(exist_ok=True)
+        for page in pages:
+            (inputs / page.name).write_bytes(page.read_bytes())
+        assert main(["batch", "--input", str(inputs), "--output", str(pred), "--quiet",
+                     "--favor", favor, "--workers", "2"]) == 0
+        assert {r["id"]: r["text"] for r in map(json.loads, pred.read_text().splitlines())} \
+            == wanted
+    with pytest.raises(SystemExit):
+        main(["extract", str(pages[0]), "--method", "e1", "--favor", "precision"])
+    assert "--favor applies to the auto method only, not e1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["batch", "--input", str(folder), "--output", str(tmp_path / "x.jsonl"),
+              "--favor", "speed"])
+    assert "invalid choice: 'speed'" in capsys.readouterr().err
+
+
 def test_unknown_method_is_a_usage_error(capsys):
     with pytest.raises(SystemExit):
         main(["extract", str(PAGES / "article-en.html"), "--method", "nope"])

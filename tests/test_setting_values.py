@@ -55,6 +55,10 @@ def _crawl(tmp_path, topic, **settings):
     ({"FRONTIER_BUSY_HOST_SLACK": "2"}, "FRONTIER_BUSY_HOST_SLACK: expected a number in [0, 1]"),
     ({"CORPUS_SHARD_DOCS": "0"}, "CORPUS_SHARD_DOCS: expected a whole number >= 1, got '0'"),
     ({"EXTRACTION_METHOD": "nonsense"}, "EXTRACTION_METHOD: unknown extraction method"),
+    ({"EXTRACTION_FAVOR": "speed"}, "EXTRACTION_FAVOR: favor must be one of precision, "
+                                    "balanced, recall; got 'speed'"),
+    ({"EXTRACTION_FAVOR": "precision", "EXTRACTION_METHOD": "e1"},
+     "EXTRACTION_FAVOR: 'precision' applies to EXTRACTION_METHOD auto only, not e1"),
     ({"BACKOFF_HTTP_CODES": "429,soon"}, "BACKOFF_HTTP_CODES: expected HTTP status codes"),
     # Scrapy's own, read by the spider too (found by a review: a bare "invalid literal")
     ({"RETRY_HTTP_CODES": "500,soon"}, "RETRY_HTTP_CODES: expected HTTP status codes"),
