@@ -7,6 +7,11 @@ from typing import Any
 from extraction import Document, ExtractionResult
 
 
+# the extraction's metadata a corpus record holds (README, "Corpus format")
+CORPUS_METADATA = ("description", "author", "date", "site_name", "canonical_url", "keywords",
+                   "image", "categories", "tags", "license")
+
+
 @dataclass
 class PageItem:
     url: str                     # URL as scheduled (before redirects)
@@ -24,6 +29,7 @@ class PageItem:
     revisit: bool = False        # fetched again (REVISIT_AFTER): judged, feeds no statistics
     # filled by the pipelines
     extraction: ExtractionResult | None = field(default=None, repr=False)
+    extractor: str | None = None  # the method and its trade-off: "auto", "auto:precision"
     relevance: float | None = None
     relevance_detail: dict[str, Any] = field(default_factory=dict)
     on_topic: bool = False
@@ -42,10 +48,10 @@ class PageItem:
             "title": ex.title if ex else None, "text": ex.text if ex else "",
             "language": ex.language if ex else None,
             "relevance": round(self.relevance or 0.0, 6), "topic": None,
-            "extractor": ex.method if ex else None, "fetched_at": self.fetched_at,
+            "extractor": self.extractor or (ex.method if ex else None),
+            "fetched_at": self.fetched_at,
             "content_sha1": None, "depth": self.depth, "parent": self.parent,
             "matched": self.relevance_detail.get("matched", {}),
             "metadata": {k: v for k, v in (ex.metadata if ex else {}).items()
-                         if k in ("description", "author", "date", "site_name", "canonical_url",
-                                  "keywords")},
+                         if k in CORPUS_METADATA},
         }

@@ -64,6 +64,7 @@ class ExtractionPipeline(_StatePipeline):
             raise ValueError(f"EXTRACTION_FAVOR: {favor!r} applies to EXTRACTION_METHOD auto "
                              f"only, not {self.method}")
         self.options = {"favor": favor} if favor != "balanced" else {}
+        self.extractor = f"{self.method}:{favor}" if self.options else self.method
 
     def process_item(self, item: PageItem, spider=None) -> PageItem:
         site = urlsplit(item.final_url).hostname or ""
@@ -75,6 +76,7 @@ class ExtractionPipeline(_StatePipeline):
         item.extraction = extract_document(
             item.doc, method=self.method, siblings=siblings,
             sibling_titles=self.state.titles_beside(site, item.final_url), **self.options)
+        item.extractor = self.extractor
         if self.method in SIBLING_METHODS:      # the others never read the cache
             self.state.remember_page(site, item.final_url, item.doc)
         self.state.remember_title(site, item.final_url, item.extraction.metadata.get("html_title"))

@@ -10,7 +10,9 @@ This package never imports Scrapy.
 """
 from __future__ import annotations
 
+import inspect
 import logging
+from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -65,6 +67,7 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
     method does not take raises ``TypeError``, a value it cannot take :class:`OptionError`.
     """
     name = canonical(method)  # an unknown method name is a programming error: it raises
+    check_options(name, options)
     try:
         doc = parse(html, url, content_type)
     except ParseError as err:
@@ -74,6 +77,24 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
                             language=language, markdown=markdown,
                             markdown_links=markdown_links, markdown_images=markdown_images,
                             **options)
+
+
+@lru_cache(maxsize=None)
+def _signature(name: str) -> inspect.Signature:
+    return inspect.signature(get_method(name))
+
+
+def check_options(method: str, options: dict[str, Any]) -> None:
+    """Raise ``TypeError`` for an option ``method`` does not take and :class:`OptionError` for
+    a value it cannot take (``auto``'s ``favor`` and ``threshold``), before any page is read:
+    the caller's errors, whatever the page."""
+    if not options:
+        return
+    _signature(method).bind(None, [], **options)
+    if method == "auto":
+        from .methods.auto import favor_cut
+
+        favor_cut(options.get("favor"), options.get("threshold"))
 
 
 def _without_invisible(text: str) -> str:
@@ -98,6 +119,7 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
     ``sibling_titles``: the ``<title>`` of other pages of the site besides ``siblings``'
     (they show the site's title template, :func:`metadata.template_free`)."""
     name = canonical(method)
+    check_options(name, options)
     try:
         meta = read_metadata(doc)
         selection = get_method(name)(doc, list(siblings), **options)
@@ -105,8 +127,8 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         return ExtractionResult("", None, name, 0.0, reason=f"page too complex: {err!r}",
                                 url=doc.url, encoding=doc.encoding,
                                 markdown="" if markdown else None)
-    except (TypeError, OptionError):
-        raise  # wrong options: the caller's error
+    except OptionError:
+        raise  # a wrong option's value: the caller's error
     except Exception as err:  # a bug must not lose the page for a crawl: report it
         log.exception("extraction method %s failed on %s", name, doc.url)
         return ExtractionResult("", None, name, 0.0, reason=f"internal error: {err!r}",

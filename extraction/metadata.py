@@ -5,7 +5,7 @@ import heapq
 import json
 import re
 from functools import lru_cache
-from itertools import groupby
+from itertools import groupby, islice
 from os.path import commonprefix
 from typing import Any, Sequence
 from urllib.parse import urljoin, urlsplit
@@ -35,7 +35,12 @@ _META_KEYS = {
     "keywords": ("keywords", "news_keywords"),
     "og_title": ("og:title", "twitter:title", "citation_title"),
     "content_language": ("content-language", "language", "dc.language"),
+    "image": ("og:image", "og:image:url", "og:image:secure_url", "twitter:image",
+              "twitter:image:src"),
 }
+# meta names whose values are lists: a post's sections and tags (Open Graph's article:section,
+# article:tag, one meta per value)
+_LIST_KEYS = {"categories": ("article:section",), "tags": ("article:tag",)}
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _XML_LANG = "xml:lang"     # (an XHTML page's language, as the HTML parser names it)
 _KANA = re.compile(r"[\u3040-\u30ff]")
@@ -48,17 +53,25 @@ _EN_STOP = frozenset("the of and to in is that for it was on with as by be are t
 # meta names a page gives once per person: their values are joined
 _MANY = frozenset(("citation_author", "dc.creator", "dcterms.creator"))
 MAX_AUTHORS = 20
+MAX_TERMS = 30          # [ours] categories or tags of one page: more is a site's tag cloud
+MAX_TERM_CHARS = 80     # ... and a longer "tag" is a sentence
 
 
-def _meta(doc: Document) -> dict[str, str]:
+def _meta(doc: Document) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The page's meta tags by lower-cased name: the first value of each, the authors of
+    :data:`_MANY` joined with "; ", and every value of the :data:`_LIST_KEYS` names."""
     found: dict[str, str] = {}
     many: dict[str, list[str]] = {}
+    lists: dict[str, list[str]] = {}
+    listed = {key for keys in _LIST_KEYS.values() for key in keys}
     for el in doc.root.iterfind(".//meta"):
         key = (el.get("name") or el.get("property") or el.get("http-equiv") or "").strip().lower()
         value = el.get("content")
         if not key or not value:
             continue
-        if key in _MANY:
+        if key in listed:
+            _add_terms(lists.setdefault(key, []), value)
+        elif key in _MANY:
             names = many.setdefault(key, [])
             value = collapse(value)
             if value and value not in names and len(names) < MAX_AUTHORS:
@@ -66,7 +79,31 @@ def _meta(doc: Document) -> dict[str, str]:
         elif key not in found:
             found[key] = collapse(value)
     found.update((key, "; ".join(names)) for key, names in many.items() if names)
-    return found
+    return found, lists
+
+
+def _add_term(terms: list[str], value: Any) -> None:
+    """Add a category or tag to ``terms`` unless it is empty, too long, already there (in
+    any case) or ``terms`` is full (:data:`MAX_TERMS` + 1 marks a list that overflowed)."""
+    if not isinstance(value, str) or len(terms) > MAX_TERMS:
+        return
+    value = collapse(value)
+    if value and len(value) <= MAX_TERM_CHARS \
+            and value.casefold() not in {t.casefold() for t in terms}:
+        terms.append(value)
+
+
+def _add_terms(terms: list[str], value: Any) -> None:
+    """:func:`_add_term` for each comma-separated part of a meta tag's or JSON-LD's value
+    ("sally ride, obituary")."""
+    if isinstance(value, str):
+        for part in value.split(",")[:MAX_TERMS + 1]:
+            _add_term(terms, part)
+
+
+def _terms(terms: list[str]) -> list[str] | None:
+    """``terms`` when there are some and not more than :data:`MAX_TERMS` (a tag cloud)."""
+    return terms if 0 < len(terms) <= MAX_TERMS else None
 
 
 def _first_text(doc: Document, tag: str) -> str | None:
@@ -281,14 +318,18 @@ _LD_WRAPPER = re.compile(r"^\s*(?://\s*)?(?:<!\[CDATA\[|<!--)|(?://\s*)?(?:\]\]>
 def json_ld_metadata(doc: Document) -> dict[str, str]:
     """Fields of the page's own schema.org object (an Article, a WebPage, ...) in its
     JSON-LD: date, date_modified, author, description, headline (as ``og_title``), keywords,
-    language, publisher (as ``site_name``).  Unreadable JSON is skipped."""
+    language, publisher (as ``site_name``), image, license, articleSection (as the list
+    ``categories``).  Unreadable JSON is skipped."""
     works: list[tuple[int, dict]] = []
+    by_id: dict[str, dict] = {}         # (Yoast's "image": {"@id": ".../#primaryimage"})
     for text in doc.json_ld:
         try:        # (strict=False: raw line breaks inside strings, common on real pages)
             data = json.loads(_LD_WRAPPER.sub("", text), strict=False)
         except (ValueError, RecursionError):    # nested too deeply: skipped like bad JSON
             continue
         for obj in _ld_objects(data):
+            if isinstance(obj.get("@id"), str):
+                by_id.setdefault(obj["@id"], obj)
             kinds = obj.get("@type")
             kinds = {_SCHEMA_PREFIX.sub("", k.strip()).lower()
                      for k in (kinds if isinstance(kinds, list) else [kinds])
@@ -313,7 +354,32 @@ def json_ld_metadata(doc: Document) -> dict[str, str]:
             name = _ld_name(obj.get(key))
             if name and field not in out:
                 out[field] = name
+        for field, key in (("image", "image"), ("license", "license")):
+            url = _ld_url(obj.get(key), by_id)
+            if url and field not in out:
+                out[field] = url
+        sections = obj.get("articleSection")
+        if "categories" not in out and isinstance(sections, (str, list)):
+            terms: list[str] = []
+            for value in [sections] if isinstance(sections, str) else sections[:MAX_TERMS + 1]:
+                _add_terms(terms, value)
+            if _terms(terms):
+                out["categories"] = terms
     return out
+
+
+def _ld_url(value: Any, by_id: dict[str, dict]) -> str | None:
+    """A URL in JSON-LD: a string, an ``ImageObject``'s ``url`` / ``contentUrl`` (also one
+    named by its ``@id`` elsewhere in the page's JSON-LD), the first of a list."""
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if isinstance(value, dict):
+        if set(value) <= {"@id", "@type"} and isinstance(value.get("@id"), str):
+            value = by_id.get(value["@id"], {})
+        value = value.get("url") or value.get("contentUrl")
+    if isinstance(value, list):          # ("url": ["https://...", ...])
+        value = value[0] if value else None
+    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 MAX_MARKUP_ELEMENTS = 500     # [ours] microdata, <time> and rel links read per page
@@ -494,11 +560,17 @@ def _marks(doc: Document, node: int) -> str:
 
 
 class _Places:
-    """Whether a node is in a place whose dates are not the page's (:data:`_UNDATED_WORDS`,
-    a small form), each ancestor judged once."""
+    """Whether a node is in a place whose dates are not the page's (an element, not a
+    wrapper of half the page or more, with a class, id or itemprop word of ``words``,
+    :data:`_UNDATED_WORDS`, or one of ``tags``, a form only when small), each ancestor
+    judged once."""
 
-    def __init__(self, doc: Document):
+    def __init__(self, doc: Document, words: frozenset[str] | None = None,
+                 tags: frozenset[str] | None = None, token: re.Pattern | None = None):
         self.doc = doc
+        self.words = _UNDATED_WORDS if words is None else words
+        self.tags = _UNDATED_TAGS if tags is None else tags
+        self.token = token      # ... or a class or id token it matches whole
         self.big = max(1, int(doc.end[doc.body] - doc.body) // 2) if doc.body >= 0 \
             else doc.size
         self.known: dict[int, bool] = {}
@@ -514,9 +586,12 @@ class _Places:
             if name in ("body", "html"):
                 break
             size = int(doc.end[node]) - node
-            if name in _UNDATED_TAGS and (name != "form" or size <= MAX_FORM_NODES) \
-                    or size < self.big and not _UNDATED_WORDS.isdisjoint(
-                        _mark_words(_marks(doc, node))):
+            marks = _marks(doc, node)
+            if name in self.tags and (name != "form" or size <= MAX_FORM_NODES) \
+                    or size < self.big and marks and (
+                        not self.words.isdisjoint(_mark_words(marks))
+                        or self.token is not None
+                        and any(map(self.token.fullmatch, marks.split()))):
                 verdict = True
                 break
             node = int(doc.parent[node])
@@ -663,7 +738,7 @@ def _software_credit(author: str, generator: str | None) -> bool:
 def read_metadata(doc: Document) -> dict[str, Any]:
     """Metadata of the page: title candidates, description, author, date, canonical URL...
     from meta tags and Open Graph, and from JSON-LD where they say nothing."""
-    meta = _meta(doc)
+    meta, meta_lists = _meta(doc)
     out: dict[str, Any] = {}
     dates: dict[str, list[tuple[int, str]]] = {field: [] for field in _DATE_FIELDS}
     generator = meta.get("generator")
@@ -675,11 +750,18 @@ def read_metadata(doc: Document) -> dict[str, Any]:
                     dates[field].append((0, value))
                 continue
             # an author that is a URL (article:author) or the credit of the software that
-            # made the page (Discuz!'s "Discuz! Team and Comsenz UI Team" on every forum page)
+            # made the page (Discuz!'s "Discuz! Team and Comsenz UI Team" on every forum page);
+            # an image that is no address (an inline "data:" placeholder)
+            if value and field == "image" and not _web_url(None, value, relative=True):
+                continue
             if value and not (field == "author" and (
                     _is_url(value) or _software_credit(value, generator))):
                 out[field] = value
                 break
+    for field, keys in _LIST_KEYS.items():
+        terms = _terms(next((meta_lists[k] for k in keys if meta_lists.get(k)), []))
+        if terms:
+            out[field] = terms
     later = [json_ld_metadata(doc)] if doc.json_ld else []
     if "author" not in out or not any(_ISO_DATE.match(v) for _, v in dates["date"]):
         markup, markup_dates = _markup(doc)
@@ -698,13 +780,99 @@ def read_metadata(doc: Document) -> dict[str, Any]:
     html = doc.root if doc.root.tag == "html" else None
     declared = (html.get("lang") or html.get(_XML_LANG)) if html is not None else None
     out["declared_language"] = declared or out.pop("content_language", None)
+    base = page_base(doc)
+    links: dict[str, str] = {}
     for link in doc.root.iterfind(".//link"):
-        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
-            # (relative to the page, or to its <base>: "/news/story-1")
-            out["canonical_url"] = resolved(page_base(doc), link.get("href").strip())
-            break
+        href = (link.get("href") or "").strip()
+        for rel in (link.get("rel") or "").lower().split():
+            if href and rel in ("canonical", "license", "image_src"):
+                links.setdefault(rel, href)
+    if "canonical" in links:      # (relative to the page, or to its <base>: "/news/story-1")
+        out["canonical_url"] = resolved(base, links["canonical"])
+    rel_links = _rel_links(doc, base)
+    for field in ("tags", "categories"):
+        out[field] = out.get(field) or rel_links.get(field)
+    # the page's license: a <link rel="license">, an <a rel="license"> (a Creative Commons
+    # badge), JSON-LD's; its image: Open Graph's, Twitter's, JSON-LD's, <link rel="image_src">
+    for field, candidates in (("license", (links.get("license"), rel_links.get("license"),
+                                           out.get("license"))),
+                              ("image", (out.get("image"), links.get("image_src")))):
+        out[field] = next(filter(None, (_web_url(base, c) for c in candidates)), None)
+    if out["license"] and not _license_url(out["license"]):
+        out["license"] = None
     _dates_in_iso(doc, out, dates)
     return {k: v for k, v in out.items() if v}
+
+
+MAX_REL_LINKS = 500     # [ours] <a rel> elements read per page
+# where a blog's tag links are not the post's: a comment, a <nav>, an <aside>, a site's tag
+# cloud by its class or id (WordPress's "widget_tag_cloud" and "tagcloud"; not the words
+# "widget", "sidebar" or "nav": Blogger's post is a "widget Blog", a post tagged "cloud" has
+# the class "tag-cloud", a post's tags sit in an "entry_nav" or a "content-sidebar-wrap")
+_COMMENT_WORDS = frozenset(("comment", "comments", "commentlist", "reply", "replies",
+                            "respond", "responses", "disqus"))
+_TAG_PLACE_TAGS = frozenset(("nav", "aside"))
+_TAG_CLOUD = re.compile(r"(?:wp-|widget[-_])tag[-_]?cloud\w*|tag_?cloud\w*|tags[-_]?cloud\w*"
+                        r"|tag-cloud[-_]\w+", re.I)
+# ... and where a license link is not the page's: a comment, a photo's credit
+_CREDIT_TAGS = frozenset(("figure", "figcaption"))
+_URL_LIKE = re.compile(r"^(?:https?:)?//|^[^\s]*[./][^\s]*$", re.I)
+
+
+def _rel_links(doc: Document, base: str | None) -> dict[str, Any]:
+    """The post's tags and categories from its ``<a rel="tag">`` / ``rel="category tag"`` /
+    ``rel="category"`` links (WordPress and other blogs; outside comments, a tag cloud,
+    ``<nav>`` and ``<aside>``, each container judged once; none when more than
+    :data:`MAX_TERMS`), and the address of the first ``<a
+    rel="license">`` that names one, outside comments and figures (a sidebar's badge is the
+    site's license, so the page's)."""
+    found: dict[str, list[str]] = {"tags": [], "categories": []}
+    license_url = None
+    post_places = _Places(doc, _COMMENT_WORDS, _TAG_PLACE_TAGS, _TAG_CLOUD)
+    license_places = _Places(doc, _COMMENT_WORDS, _CREDIT_TAGS)
+    # (the node table's anchors: an XPath over the tree cost twice the time)
+    anchors = (doc.elements[i] for i in np.flatnonzero(doc.is_tag("a")))
+    for el in islice((el for el in anchors if el.get("rel")), MAX_REL_LINKS):
+        rel = el.get("rel").lower().split()
+        if "license" in rel and license_url is None:
+            url = _web_url(base, (el.get("href") or "").strip())
+            if url and _license_url(url) and not license_places.undated(doc.node_of(el)):
+                license_url = url
+        if ("tag" in rel or "category" in rel) \
+                and not post_places.undated(doc.node_of(el)):
+            _add_term(found["categories" if "category" in rel else "tags"], _link_text(el))
+    out: dict[str, Any] = {field: _terms(terms) for field, terms in found.items()}
+    out["license"] = license_url
+    return out
+
+
+def _link_text(el) -> str | None:
+    """A tag link's words ("Java<b>Script</b>" is "JavaScript"), None when longer than a
+    tag."""
+    text = "".join(islice(el.itertext(), 20))
+    return text if len(text) <= 4 * MAX_TERM_CHARS else None
+
+
+def _license_url(url: str) -> bool:
+    """Whether an http(s) ``url`` may be a license's address: not a site's root ("/")."""
+    try:
+        return urlsplit(url).path not in ("", "/")
+    except ValueError:
+        return False
+
+
+def _web_url(base: str | None, href: str | None, relative: bool = False) -> str | None:
+    """``href`` read against ``base`` when that gives an http(s) address and ``href`` looks
+    like one (no spaces, a dot or a slash: not "CC BY 4.0", "undefined", "#primaryimage"),
+    else None; ``relative``: a relative ``href`` that looks like an address is kept as
+    written."""
+    if not href or href.startswith("#") or not _URL_LIKE.match(href) \
+            or href.lower().startswith(("data:", "javascript:")):
+        return None
+    url = resolved(base, href)
+    if url and url.lower().startswith(("http://", "https://")):
+        return url
+    return href if relative and url and ":" not in href.split("/", 1)[0] else None
 
 
 def page_base(doc: Document) -> str | None:

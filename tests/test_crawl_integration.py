@@ -140,7 +140,7 @@ def test_extraction_favor_precision_writes_auto_precision_texts(demo, full_crawl
     result, text = _crawl(tmp_path, server, web.seeds, EXTRACTION_FAVOR="precision")
     assert result.returncode == 0, text[-2000:]
     docs = _docs(tmp_path)
-    assert len(docs) >= 10
+    assert len(docs) >= 10 and all(d["extractor"] == "auto:precision" for d in docs)
     balanced = {d["final_url"]: d["text"] for d in _docs(full_crawl[1])}
     changed = 0
     for doc in docs:

@@ -1490,3 +1490,27 @@ def test_a_comma_inside_a_seed_url_does_not_split_it():
     # with its own message), still separate (found by the review of the change)
     assert read_seeds("https://a.test/,") == ["https://a.test/"]
     assert read_seeds("https://a.test/, www.b.test") == ["https://a.test/", "www.b.test"]
+
+
+def test_a_corpus_record_holds_the_pages_image_categories_tags_and_license():
+    from extraction import extract_document, parse
+
+    from crawler.items import CORPUS_METADATA, PageItem
+
+    article = "<p>" + "A sentence of the article about tide mills and the sea. " * 20 + "</p>"
+    page = ('<html><head><meta property="og:image" content="/img/mill.jpg">'
+            '<meta property="article:section" content="Energy">'
+            '<meta property="article:tag" content="tides, mills">'
+            '<link rel="license" href="https://creativecommons.org/licenses/by/4.0/">'
+            f'<meta name="generator" content="x"></head><body>{article}</body></html>')
+    doc = parse(page, "https://news.test/a.html")
+    item = PageItem("https://news.test/a.html", "https://news.test/a.html", 200, 0, None,
+                    "2026-12-02T00:00:00Z", "text/html", doc)
+    item.extraction = extract_document(doc)
+    item.extractor = "auto:precision"
+    record = item.document()
+    assert record["extractor"] == "auto:precision"
+    assert record["metadata"] == {
+        "image": "https://news.test/img/mill.jpg", "categories": ["Energy"],
+        "tags": ["tides", "mills"], "license": "https://creativecommons.org/licenses/by/4.0/"}
+    assert set(record["metadata"]) <= set(CORPUS_METADATA)

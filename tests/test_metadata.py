@@ -488,3 +488,162 @@ def test_guillemet_and_single_angle_quote_separate_a_site_name(title, h1, expect
     # (the site's host names it: "freerangelibrarian.com", "healthcare-economist.com")
     url = f"https://{'freerangelibrarian' if h1 else 'healthcare-economist'}.com/2009/03/post/"
     assert extract(html, url).title == expected
+
+
+def _meta(head: str, body: str = ARTICLE, url: str | None = "https://news.test/a/story.html"):
+    return extract(f"<html><head>{head}</head><body>{body}</body></html>", url).metadata
+
+
+def test_the_pages_image_from_open_graph_twitter_json_ld_or_image_src():
+    assert _meta('<meta property="og:image" content="/img/lead.jpg">')["image"] == \
+        "https://news.test/img/lead.jpg"
+    assert _meta('<meta property="og:image" content="data:image/png;base64,AAAA">'
+                 '<link rel="image_src" href="//cdn.test/b.png">')["image"] == \
+        "https://cdn.test/b.png"
+    assert _meta('<meta name="twitter:image" content="https://cdn.test/t.jpg">')["image"] == \
+        "https://cdn.test/t.jpg"
+    assert _meta(_ld({"@type": "NewsArticle", "headline": "H", "image": [
+        {"@type": "ImageObject", "url": "https://cdn.test/ld.jpg"}, "https://cdn.test/2.jpg"]})
+    )["image"] == "https://cdn.test/ld.jpg"
+    # the meta tag before JSON-LD; no address that is not http(s), none relative without a URL
+    assert _meta('<meta property="og:image" content="https://cdn.test/og.jpg">'
+                 + _ld({"@type": "Article", "image": "https://cdn.test/ld.jpg"}))["image"] \
+        == "https://cdn.test/og.jpg"
+    assert "image" not in _meta('<meta property="og:image" content="javascript:alert(1)">')
+    assert "image" not in _meta('<meta property="og:image" content="lead.jpg">', url=None)
+    assert "image" not in _meta("")
+
+
+def test_categories_and_tags_from_open_graph_json_ld_and_rel_links():
+    meta = _meta('<meta property="article:section" content="Science">'
+                 '<meta property="article:tag" content="volcanoes">'
+                 '<meta property="article:tag" content=" Iceland ">'
+                 '<meta property="article:tag" content="Volcanoes">')
+    assert meta["categories"] == ["Science"] and meta["tags"] == ["volcanoes", "Iceland"]
+    meta = _meta(_ld({"@type": "BlogPosting", "headline": "H",
+                      "articleSection": ["Travel", "Food", 3]}))
+    assert meta["categories"] == ["Travel", "Food"] and "tags" not in meta
+    # a blog's post links (WordPress: rel="category tag" and rel="tag"), not its navigation,
+    # sidebar or comments
+    body = (ARTICLE + '<p>Posted in <a rel="category tag" href="/c/hiking">Hiking</a>. '
+            'Tagged <a rel="tag" href="/t/alps">Alps</a>, <a rel="tag" href="/t/snow">snow</a>'
+            '</p><nav><a rel="tag" href="/t/x">Menu tag</a></nav>'
+            '<aside><a rel="tag" href="/t/y">Sidebar tag</a></aside>'
+            '<div class="comments"><div class="comment"><a rel="tag" href="/t/z">spam</a>'
+            '</div></div>')
+    meta = _meta("", ARTICLE * 4 + body)
+    assert meta["categories"] == ["Hiking"] and meta["tags"] == ["Alps", "snow"]
+    # the meta tags win over the links
+    assert _meta('<meta property="article:tag" content="meta">', body)["tags"] == ["meta"]
+    # a tag cloud of more than MAX_TERMS links is no post's tags
+    cloud = "".join(f'<a rel="tag" href="/t/{i}">tag {i}</a> ' for i in range(40))
+    assert "tags" not in _meta("", ARTICLE + f"<div>{cloud}</div>")
+
+
+def test_the_pages_license_from_its_link_a_creative_commons_badge_or_json_ld():
+    badge = ('<p><a rel="license" href="http://creativecommons.org/licenses/by-sa/4.0/">'
+             '<img alt="Creative Commons License" src="/cc.png"></a></p>')
+    assert _meta("", ARTICLE + badge)["license"] == \
+        "http://creativecommons.org/licenses/by-sa/4.0/"
+    assert _meta('<link rel="license" href="/license">', ARTICLE + badge)["license"] == \
+        "https://news.test/license"
+    assert _meta(_ld({"@type": "Article", "license": "https://creativecommons.org/licenses/"
+                      "by/4.0/"}))["license"] == "https://creativecommons.org/licenses/by/4.0/"
+    # a commenter's badge is not the page's
+    comment = f'<div class="comment">{badge}</div>'
+    assert "license" not in _meta("", ARTICLE * 5 + f'<div class="comments">{comment}</div>')
+    # nor a photo's credit
+    credit = f"<figure><img src='/p.jpg'><figcaption>Photo: A. B., {badge}</figcaption></figure>"
+    assert "license" not in _meta("", ARTICLE * 5 + credit)
+    # the first badge that names a license
+    empty = '<a rel="license" href="javascript:void(0)">license</a>'
+    assert _meta("", ARTICLE + empty + badge)["license"] == \
+        "http://creativecommons.org/licenses/by-sa/4.0/"
+
+
+@pytest.mark.shared
+def test_image_tags_categories_and_license_of_real_pages(extraction_data):
+    pages = {p.id: p for name in ("dragnet-dev", "cleanportaleval") for p in load(name).pages}
+    meta = {key: extract(pages[key].html(), pages[key].url).metadata
+            for key in ("dnR432", "dnR322", "dnR534", "cpe-blogs-wsj-com_brussels_03")}
+    assert meta["dnR432"]["tags"] == ["data", "DIY", "drones", "games", "hardware",
+                                      "Internet of Things", "privacy", "security",
+                                      "visualization"]
+    assert meta["dnR322"]["image"] == "http://www.wired.com/images_blogs/dangerroom/2012/11/" \
+        "Anatoliy_Serdyukov1-300x246.jpg"
+    assert meta["dnR322"]["tags"] == ["Anatoly Serdyukov", "Politricks", "Sergei Shoigu",
+                                      "Vladimir Putin"]
+    assert meta["dnR534"]["license"] == "http://creativecommons.org/licenses/by-nc-sa/2.5/"
+    assert meta["cpe-blogs-wsj-com_brussels_03"]["tags"] == ["Barroso", "CDS", "euro",
+                                                             "European monetary fund"]
+
+
+def test_a_license_link_that_names_no_license_is_none_and_a_bad_one_costs_nothing():
+    for href in ("#license-6ed19dc0", "/", "http://[::1", "javascript:void(0)"):
+        meta = _meta("", ARTICLE + f'<p><a rel="license" href="{href}">License</a></p>')
+        assert "license" not in meta, href
+    result = extract('<html><head><meta property="og:image" content="http://[bad">'
+                     '<link rel="license" href="https://[x"></head><body>' + ARTICLE
+                     + '<a rel="tag" href="http://[y">t</a></body></html>', "https://a.test/")
+    assert result.text and "image" not in result.metadata and "license" not in result.metadata
+    # a site's license badge in its sidebar is the page's license too
+    side = '<aside><a rel="license" href="https://creativecommons.org/licenses/by/4.0/">cc</a>'
+    assert _meta("", ARTICLE + side + "</aside>")["license"] == \
+        "https://creativecommons.org/licenses/by/4.0/"
+
+
+def test_tags_skip_a_sites_widgets_and_clouds_and_read_as_shown():
+    cloud = "".join(f'<a rel="tag" href="/t/{i}">topic{i}</a> ' for i in range(10))
+    body = (ARTICLE * 20 + '<p>Tagged <a rel="tag" href="/t/py">Python</a>, '
+            '<a rel="tag" href="/t/js">Java<b>Script</b></a>; filed under '
+            '<a rel="category" href="/?cat=3">Code</a></p>'
+            f'<div id="sidebar"><div class="widget widget_tag_cloud">{cloud}</div></div>')
+    meta = _meta("", body)
+    assert meta["tags"] == ["Python", "JavaScript"] and meta["categories"] == ["Code"]
+    # a meta tag's or JSON-LD's value with commas holds several
+    meta = _meta('<meta property="article:tag" content="sally ride, obituary">'
+                 + _ld({"@type": "NewsArticle", "articleSection": "News, Politics"}))
+    assert meta["tags"] == ["sally ride", "obituary"] and meta["categories"] == ["News",
+                                                                                "Politics"]
+    # more than MAX_TERMS in JSON-LD too: none
+    many = _ld({"@type": "NewsArticle", "articleSection": [f"s{i}" for i in range(40)]})
+    assert "categories" not in _meta(many)
+
+
+def test_text_that_is_no_address_is_no_image_or_license():
+    for head in ('<meta property="og:image" content="undefined">',
+                 '<meta property="og:image" content="null">',
+                 _ld({"@type": "Article", "license": "CC BY 4.0"}),
+                 _ld({"@type": "Article", "license": "All rights reserved"}),
+                 _ld({"@type": "Article", "image": {"@id": "#primaryimage"}})):
+        meta = _meta(head)
+        assert "image" not in meta and "license" not in meta, head
+    # Yoast: the article's image is an @id of an ImageObject elsewhere in the graph
+    graph = {"@context": "https://schema.org", "@graph": [
+        {"@type": "Article", "headline": "H",
+         "image": {"@id": "https://news.test/a/story.html#primaryimage"}},
+        {"@type": "ImageObject", "@id": "https://news.test/a/story.html#primaryimage",
+         "url": "https://news.test/img/main.jpg"}]}
+    assert _meta(_ld(graph))["image"] == "https://news.test/img/main.jpg"
+    # an inline placeholder is skipped for the next meta, not for <link rel="image_src">
+    assert _meta('<meta property="og:image" content="data:image/gif;base64,R0lGOD">'
+                 '<meta name="twitter:image" content="/t.jpg">')["image"] == \
+        "https://news.test/t.jpg"
+
+
+def test_rel_links_in_deeply_nested_markup_are_judged_once_per_container(monkeypatch):
+    """2,000 nested elements around 500 tag links: each container's class words are read
+    once (a walk up from every link split 500 x 2,000 class names: 12 s for this page)."""
+    import extraction.metadata as metadata
+
+    split = []
+    original = metadata.word_parts
+    monkeypatch.setattr(metadata, "word_parts", lambda name: split.append(name) or
+                        original(name))
+    links = "".join(f'<a rel="tag license" href="/lic/x{i}">t{i}</a>' for i in range(500))
+    page = ("<html><body>" + ARTICLE + '<div class="' + "wrapper " * 25 + '">' * 2000
+            + links + "</div>" * 2000 + "</body></html>")
+    meta = metadata.read_metadata(parse(page, "https://news.test/"))
+    assert "tags" not in meta            # 500 tags: more than MAX_TERMS
+    assert meta["license"] == "https://news.test/lic/x0"
+    assert len(split) <= 2 * 2100, len(split)

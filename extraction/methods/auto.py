@@ -10,6 +10,7 @@ punctuation sets include CJK marks.
 from __future__ import annotations
 
 import json
+import numbers
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -114,15 +115,15 @@ def load_model(model_dir: str = str(MODEL_DIR)) -> tuple[TreeEnsemble, TreeEnsem
 
 def favor_cut(favor: str | None = None, threshold: float | None = None) -> float | None:
     """The cut ``extract_auto`` applies for ``favor`` ("precision", "balanced", "recall") or an
-    explicit ``threshold`` (above 0; from 1 on only the fallbacks keep text); ``None``: the model's own.  Raises
+    explicit ``threshold`` (above 0); ``None``: the model's own.  Raises
     :class:`OptionError` on any other value or when both are given."""
-    if favor not in FAVOR_CUTS and favor is not None:
+    if favor is not None and (not isinstance(favor, str) or favor not in FAVOR_CUTS):
         raise OptionError(f"favor must be one of {', '.join(FAVOR_CUTS)}; got {favor!r}")
     if threshold is None:
-        return FAVOR_CUTS.get(favor or "balanced")
+        return FAVOR_CUTS[favor or "balanced"]
     if favor not in (None, "balanced"):
         raise OptionError("give favor or threshold, not both")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) \
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) \
             or not threshold > 0:
         raise OptionError(f"threshold must be a number above 0; got {threshold!r}")
     return float(threshold)
@@ -134,11 +135,13 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     """Keep the blocks whose content probability reaches ``threshold`` (model default 0.5;
     ``favor="precision"`` 0.7, ``"recall"`` 0.3, see :data:`FAVOR_CUTS`).
 
-    When no block of the body does, fall back (``info["relaxed"]``) to the blocks reaching
-    ``RELAXED_SHARE`` of it ("half cut"), then to the blocks whose stage-1 probability reaches
-    it ("stage 1": the page-relative stage 2 can reject every block of a page unlike its
-    training pages, e.g. one with a single paragraph), and last to the blocks inside the box
-    of :mod:`extraction.containers` ("container votes").  A selection more than
+    When no block of the body does, fall back (``info["relaxed"]``; ``info["cut"]`` is the
+    cut that chose) to the model's own cut when ``threshold`` is above it ("model cut", so
+    that a higher cut never keeps more than the model's), to the blocks reaching
+    ``RELAXED_SHARE`` of the lower of the two ("half cut"), then to the blocks whose stage-1
+    probability reaches that ("stage 1": the page-relative stage 2 can reject every block of
+    a page unlike its training pages, e.g. one with a single paragraph), and last to the
+    blocks inside the box of :mod:`extraction.containers` ("container votes").  A selection more than
     ``COMMENT_SHARE`` of whose text is in comment-hinted blocks, under at least
     ``COMMENT_ITEMS`` comment-hinted elements, gives way to that box when the box is not
     ("comments: container votes").  The blocks of a cookie notice or a newsletter box
@@ -146,30 +149,33 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     any selection that has other blocks."""
     cut = favor_cut(favor, threshold)
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
+    own = meta["threshold"]
     if cut is None:
-        cut = meta["threshold"]
+        cut = own
     table = block_table(doc)
     if not len(table.ids):
-        return empty("no text in the page")
+        return empty("no text in the page", cut=cut)
     p1 = stage1.probability(table.x)
     prob = stage2.probability(stage2_features(table, doc, p1))
     # the head's text (<title>) is metadata, returned as the title, never main text
     body_text = (doc.kind == TEXT) & ~doc.inside(("head",))
-    for relaxed, p, c in ((False, prob, cut), ("half cut", prob, cut * RELAXED_SHARE),
-                          ("stage 1", p1, cut)):
-        chosen = p >= c
+    low = min(cut, own)
+    steps = [(False, prob, cut)] + ([("model cut", prob, own)] if cut > own else []) \
+        + [("half cut", prob, low * RELAXED_SHARE), ("stage 1", p1, low)]
+    for relaxed, p, used in steps:
+        chosen = p >= used
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
         if keep.any():
             break
     else:
-        relaxed = "container votes"
+        relaxed, used = "container votes", None
         chosen, keep = _box_selection(doc, table, body_text)
         if not keep.any():
             return empty("no block of the body looks like main content",
-                         best_probability=float(prob.max()))
+                         best_probability=float(prob.max()), cut=cut)
     length = np.exp(table.x[:, FEATURE_NAMES.index("log_len")]) - 1
     grown = chosen
-    if doc.answers and relaxed is False:
+    if doc.answers and relaxed in (False, "model cut"):
         grown = grown | _all_answers(doc, table, grown, length)
     grown = grown | _whole_tables(doc, table, grown, length, body_text)
     if WHOLE_LISTS:
@@ -186,12 +192,13 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
             and _hinted_items(doc, table.ids[chosen]) >= COMMENT_ITEMS:
         box_chosen, box_keep = _box_selection(doc, table, body_text)
         if box_keep.any() and _share(length, comments, box_chosen) <= COMMENT_SHARE:
-            chosen, keep, relaxed = box_chosen, box_keep, "comments: container votes"
+            chosen, keep = box_chosen, box_keep
+            relaxed, used = "comments: container votes", None
     text = doc.text_of(keep)
     confidence = float((prob[chosen] * length[chosen]).sum() / max(length[chosen].sum(), 1))
     return Selection(text, confidence=confidence, nodes=np.flatnonzero(keep),
                      info={"blocks": int(len(prob)), "content_blocks": int(chosen.sum()),
-                           "relaxed": relaxed, "cut": cut})
+                           "relaxed": relaxed, "cut": used})
 
 
 def _box_selection(doc: Document, table: BlockTable, body_text: np.ndarray
