@@ -29,6 +29,8 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           ``CORPUS_MARKDOWN``)
 ``CORPUS_MARKDOWN_IMAGES`` ... with the text's images as ``![alt](url)`` (default False;
                           implies ``CORPUS_MARKDOWN``)
+``CORPUS_COMMENTS``       each document also holds the page's reader comments (``comments``;
+                          default False)
 ``CORPUS_MAX_LINK_SHARE`` an on-topic page whose main text is more than this share link text
                           (a hub: home, section or tag page) is not written (default 0.5; 1: off;
                           measured on the main-text nodes the method reports; E1's leave link
@@ -200,6 +202,7 @@ CORPUS_SHARD_DOCS = 1000
 CORPUS_COMPRESS = ""   # or "gzip" (crawler/corpus.py)
 CORPUS_MARKDOWN = False    # extraction/markdown.py
 CORPUS_MARKDOWN_LINKS = False
+CORPUS_COMMENTS = False    # extraction/comments.py
 CORPUS_MARKDOWN_IMAGES = False
 CORPUS_MAX_LINK_SHARE = 0.5
 CORPUS_MIN_CHARS = 200

@@ -19,12 +19,13 @@ import numpy as np
 
 from .chars import INVISIBLE
 from .document import Document, ParseError, parse
+from .comments import comments_text
 from .markdown import to_markdown
 from .metadata import choose_title, detect_language, html_title, read_metadata
 from .methods import METHOD_NAMES, canonical, get_method
 from .result import ExtractionResult, OptionError, Selection
 
-__all__ = ["extract", "extract_document", "markdown_of", "parse", "Document", "ExtractionResult",
+__all__ = ["extract", "extract_document", "markdown_of", "comments_of", "parse", "Document", "ExtractionResult",
            "Selection", "METHOD_NAMES", "ParseError", "OptionError"]
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
             siblings: Iterable[str | bytes | Document] | None = (), language: str | None = None,
             content_type: str | None = None, markdown: bool = False,
             markdown_links: bool = False, markdown_images: bool = False,
-            **options: Any) -> ExtractionResult:
+            comments: bool = False, **options: Any) -> ExtractionResult:
     """Extract the main text of one page.  Never raises on bad input.
 
     ``html``: the page, ``str`` or raw ``bytes`` (the encoding is detected: BOM, HTTP
@@ -61,7 +62,8 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
     same site/template (used by E5 and E6).  ``language``: overrides language detection.
     ``markdown``: also give the main text as Markdown (``result.markdown``, see
     :mod:`extraction.markdown`), with ``markdown_links`` its links as ``[text](url)``, with
-    ``markdown_images`` its images as ``![alt](url)``.
+    ``markdown_images`` its images as ``![alt](url)``.  ``comments``: also give the page's
+    reader comments (``result.comments``, see :mod:`extraction.comments`).
     ``options`` are passed to the method (e.g. ``T=0.3`` for E1; ``favor="precision"`` or
     ``"recall"`` for ``auto``, see :data:`extraction.methods.auto.FAVOR_CUTS`).  An option the
     method does not take raises ``TypeError``, a value it cannot take :class:`OptionError`.
@@ -72,11 +74,12 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
         doc = parse(html, url, content_type)
     except ParseError as err:
         return ExtractionResult("", None, name, 0.0, reason=str(err), url=url,
-                                markdown="" if markdown else None)
+                                markdown="" if markdown else None,
+                                comments="" if comments else None)
     return extract_document(doc, method=name, siblings=_parse_siblings(siblings),
                             language=language, markdown=markdown,
                             markdown_links=markdown_links, markdown_images=markdown_images,
-                            **options)
+                            comments=comments, **options)
 
 
 @lru_cache(maxsize=None)
@@ -114,7 +117,8 @@ def _without_invisible(text: str) -> str:
 def extract_document(doc: Document, *, method: str = "auto", siblings: list[Document] = (),
                      language: str | None = None, sibling_titles: Sequence[str] = (),
                      markdown: bool = False, markdown_links: bool = False,
-                     markdown_images: bool = False, **options: Any) -> ExtractionResult:
+                     markdown_images: bool = False, comments: bool = False,
+                     **options: Any) -> ExtractionResult:
     """Like :func:`extract` for an already parsed page (the crawler parses once, then reuses).
     ``sibling_titles``: the ``<title>`` of other pages of the site besides ``siblings``'
     (they show the site's title template, :func:`metadata.template_free`)."""
@@ -126,14 +130,16 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
     except (RecursionError, MemoryError) as err:
         return ExtractionResult("", None, name, 0.0, reason=f"page too complex: {err!r}",
                                 url=doc.url, encoding=doc.encoding,
-                                markdown="" if markdown else None)
+                                markdown="" if markdown else None,
+                                comments="" if comments else None)
     except OptionError:
         raise  # a wrong option's value: the caller's error
     except Exception as err:  # a bug must not lose the page for a crawl: report it
         log.exception("extraction method %s failed on %s", name, doc.url)
         return ExtractionResult("", None, name, 0.0, reason=f"internal error: {err!r}",
                                 url=doc.url, encoding=doc.encoding,
-                                markdown="" if markdown else None)
+                                markdown="" if markdown else None,
+                                comments="" if comments else None)
     text = selection.text
     if INVISIBLE.search(text):
         text = _without_invisible(text)
@@ -151,7 +157,23 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
     if markdown:
         result.markdown = markdown_of(doc, result, links=markdown_links,
                                       images=markdown_images)
+    if comments:
+        result.comments = comments_of(doc, result)
     return result
+
+
+def comments_of(doc: Document, result: ExtractionResult) -> str:
+    """The reader comments of the page ``doc``, outside the main text of ``result``
+    (:mod:`extraction.comments`); "" when it has none or they cannot be read (logged: the
+    page's text stays)."""
+    try:
+        text = comments_text(doc, result.nodes)
+    except (RecursionError, MemoryError):
+        return ""
+    except Exception:   # a bug must not lose the page's text
+        log.exception("comments failed on %s", doc.url)
+        return ""
+    return _without_invisible(text) if INVISIBLE.search(text) else text
 
 
 def markdown_of(doc: Document, result: ExtractionResult, links: bool = False,

@@ -55,7 +55,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
             continue
         result = extract(data, args.url, method=args.method, siblings=siblings,
                          markdown=markdown, markdown_links=args.links,
-                         markdown_images=args.images, **_options(args))
+                         markdown_images=args.images, comments=args.comments,
+                         **_options(args))
         if args.json:
             row = result.to_dict()
             row["file"] = shown(name)
@@ -67,6 +68,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
                 print(result.markdown if markdown else result.text)
             else:
                 print(f"{shown(name)}: no main text: {result.reason}", file=sys.stderr)
+            if result.comments:
+                print(f"\n{COMMENTS_RULE}\n{result.comments}")
     return status
 
 
@@ -134,6 +137,10 @@ def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
                        fields=(("url", page.url), ("warc_date", page.date)))
 
 
+# the line between a page's text and its comments in `extract --comments`'s plain output
+COMMENTS_RULE = "--- comments ---"
+
+
 def _options(args: argparse.Namespace) -> dict:
     """The method's options the command line gives (``--favor`` for ``auto``)."""
     return {"favor": args.favor} if args.favor else {}
@@ -141,11 +148,13 @@ def _options(args: argparse.Namespace) -> dict:
 
 def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_bytes: int = 0,
                  markdown: bool = False, links: bool = False, images: bool = False,
-                 options: dict | None = None) -> tuple[dict, str | None]:
+                 options: dict | None = None, comments: bool = False
+                 ) -> tuple[dict, str | None]:
     """The output row of one page and, when its text is empty, why (never raises).  A page
     over ``max_bytes`` (when not 0) is not extracted: ``auto`` peaked at 2.2 GB on a 20 MB
     page of 2.3 million nodes, in each worker.  ``markdown``: a "markdown" field too, with
-    its ``links`` and ``images``; ``options``: the method's (checked by the caller)."""
+    its ``links`` and ``images``; ``options``: the method's (checked by the caller);
+    ``comments``: a "comments" field too."""
     try:
         if job.error:
             result, text, reason = None, "", job.error
@@ -156,19 +165,19 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_byte
             result = extract(job.body, job.url, method=method, siblings=job.siblings,
                              content_type=job.content_type, markdown=markdown,
                              markdown_links=links, markdown_images=images,
-                             **(options or {}))
+                             comments=comments, **(options or {}))
             text, reason = result.text, result.reason
     except Exception as err:  # noqa: BLE001 - never abort a batch on one page
         result, text, reason = None, "", f"failed: {err!r}"
     row: dict = {"id": job.key, **dict(job.fields)}
     if full and result is not None:
         row.update((k, v) for k, v in result.to_dict().items() if k not in row)
-    elif full and markdown:
-        row["markdown"] = ""
     else:
         row["text"] = text
         if markdown:
             row["markdown"] = result.markdown if result is not None else ""
+        if comments:
+            row["comments"] = (result.comments or "") if result is not None else ""
         if job.fields and result is not None:
             row.update(title=result.title, language=result.language)
     if with_reason and reason:
@@ -212,7 +221,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     work = partial(_extract_row, method=args.method, with_reason=args.with_reason,
                    full=args.full, max_bytes=args.max_bytes,
                    markdown=args.markdown or args.links or args.images, links=args.links,
-                   images=args.images, options=_options(args))
+                   images=args.images, options=_options(args), comments=args.comments)
     out = Path(args.output)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -316,6 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Markdown with the links of the text as [text](url)")
     p.add_argument("--images", action="store_true",
                    help="Markdown with the images of the text as ![alt](url)")
+    p.add_argument("--comments", action="store_true",
+                   help=f"also the page's reader comments (after a line {COMMENTS_RULE!r}; "
+                        "with --json, a \"comments\" field)")
     p.set_defaults(func=cmd_extract)
 
     p = sub.add_parser("batch", help="extract every page of a folder or WARC archive into JSONL")
@@ -339,6 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the \"markdown\" field with the links as [text](url)")
     p.add_argument("--images", action="store_true",
                    help="the \"markdown\" field with the images as ![alt](url)")
+    p.add_argument("--comments", action="store_true",
+                   help="add a \"comments\" field: the page's reader comments")
     p.add_argument("--max-bytes", type=_positive, default=0,
                    help="skip pages larger than this many bytes, with the reason (default: no "
                         "limit; auto peaked at 2.2 GB on a 20 MB page of 2.3 million nodes, in "

@@ -131,16 +131,20 @@ def test_a_publication_date_window_keeps_older_and_undated_pages_out(demo, full_
 
 
 def test_extraction_favor_precision_writes_auto_precision_texts(demo, full_crawl, tmp_path):
-    """EXTRACTION_FAVOR=precision: every document's text is what ``extract(...,
-    favor="precision")`` gives for its page (on 34 of the demo web's 75 HTML pages it is
+    """EXTRACTION_FAVOR=precision (and CORPUS_COMMENTS): every document's text is what
+    ``extract(..., favor="precision")`` gives for its page (on 34 of the demo web's 75 HTML pages it is
     shorter than the balanced text)."""
     from extraction import extract
 
     web, server = demo
-    result, text = _crawl(tmp_path, server, web.seeds, EXTRACTION_FAVOR="precision")
+    result, text = _crawl(tmp_path, server, web.seeds, EXTRACTION_FAVOR="precision",
+                          CORPUS_COMMENTS=True)
     assert result.returncode == 0, text[-2000:]
     docs = _docs(tmp_path)
     assert len(docs) >= 10 and all(d["extractor"] == "auto:precision" for d in docs)
+    # CORPUS_COMMENTS: each record holds the page's comments (the demo's pages have none)
+    assert all(d["comments"] == "" for d in docs)
+    assert not any("comments" in d for d in _docs(full_crawl[1]))
     balanced = {d["final_url"]: d["text"] for d in _docs(full_crawl[1])}
     changed = 0
     for doc in docs:
