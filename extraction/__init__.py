@@ -93,7 +93,10 @@ def check_options(method: str, options: dict[str, Any]) -> None:
     the caller's errors, whatever the page."""
     if not options:
         return
-    _signature(method).bind(None, [], **options)
+    try:
+        _signature(method).bind(None, [], **options)
+    except TypeError as err:
+        raise TypeError(f"extraction method {method}: {err}") from None
     if method == "auto":
         from .methods.auto import favor_cut
 

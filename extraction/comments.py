@@ -41,17 +41,18 @@ MIN_ITEM_TEXT_SHARE = 0.5
 # buttons and links under each comment, its pager, a site's lists of other pages' comments
 # (WordPress's "widget_recent_comments"), notices (TypePad's preview and error messages)
 NOT_COMMENT_WORDS = frozenset((
-    "respond", "form", "commentform", "reply", "replylink", "edit", "share", "report", "flag",
-    "vote", "votes", "actions", "toolbar", "pagination", "pager", "nav", "navigation",
-    "login", "subscribe", "policy", "recent", "recentcomments", "preview", "verify", "error",
-    "notice", "notices", "disclaimer", "rules", "guidelines", "terms", "legal", "captcha",
-    "moderation", "badge", "badges", "badgetext"))
+    "respond", "form", "commentform", "pagination", "pager", "nav", "navigation", "login",
+    "subscribe", "policy", "recent", "recentcomments", "preview", "verify", "error", "notice",
+    "notices", "disclaimer", "rules", "guidelines", "terms", "legal", "captcha", "moderation",
+    "badge", "badges", "badgetext"))
 # ... and these only on an element that is no comment itself ("comment-top", "comment
-# top-level", "comment-header" holding the comment are comments; the Washington Post's
-# "about-comments" and "echo-tip-text-container" are help)
+# top-level", "comment reply", "comment-header" holding the comment are comments; the
+# Washington Post's "echo-tip-text-container" is help; a "Reply" or "Share" link under a
+# comment goes as a short link alone on its line)
 NOT_COMMENT_WEAK_WORDS = frozenset((
     "top", "most", "latest", "popular", "header", "about", "help", "tip", "tips", "avatar",
-    "like", "likes"))
+    "like", "likes", "reply", "replylink", "edit", "share", "report", "flag", "vote",
+    "votes", "actions", "toolbar"))
 # a class or id naming the form that posts a comment ("postComment", "add-comment")
 _FORM_MARK = re.compile(r"(?:post|add|leave|write|submit)[-_ ]?comment", re.I)
 # (a <form> only with a field to write in: old Reddit shows each comment in a form)
@@ -63,13 +64,17 @@ _MICRODATA = etree.XPath("//*[@itemprop or @itemtype]")
 # first to comment", "Login or register to post comments", "Your comment has been saved",
 # "When submitting content, ...", "© 2012 ..."); a comment that mentions comments is kept
 _NOTICE = re.compile(
-    r"^\W*(?:comments?\s+(?:are|is|will|must|may|have|has|closed|disabled)\b"
+    r"^\W*(?:comments?\s+(?:(?:are|is|will\s+be|must\s+be|may\s+be|have\s+been|has\s+been)"
+    r"\s+(?:now\s+|all\s+)?(?:moderated|closed|disabled|reviewed|subject|held|limited|turned"
+    r"|not\s+(?:allowed|permitted|enabled))|closed|disabled)\b"
     r"|comments?\s+(?:on|for|to)\b.{0,40}\b(?:are|is)\s+(?:now\s+)?(?:closed|disabled)\b"
-    r"|(?:your|the|this)\s+comment\s+(?:has|was|will|is|could|must|may)\b"
-    r"|be\s+the\s+first\b|(?:please\s+)?(?:log\s?in|sign\s?in|register)\b.{0,40}"
-    r"\b(?:comment|post|reply)|you\s+must\s+(?:be\s+)?(?:logged|signed|log|sign)\b"
-    r"|click\b.{0,60}\bcomment|when\s+submitting\b|by\s+(?:clicking|submitting|posting)\b"
-    r"|limit\s*:|no\s+comments\b|©|copyright\b|\(c\)\s*\d{4})", re.I)
+    r"|(?:your|the|this)\s+comment\s+(?:has|was|will|is|could|must|may)\s+(?:been\s+|be\s+"
+    r"|not\s+)?(?:posted|saved|submitted|received|held|awaiting|pending|moderated|approved"
+    r"|visible)\b|be\s+the\s+first\s+to\s+(?:comment|post|reply|respond|review)\b"
+    r"|(?:please\s+)?(?:log\s?in|sign\s?in|register)\b.{0,40}\b(?:comment|post|reply)"
+    r"|you\s+must\s+(?:be\s+)?(?:logged|signed|log|sign)\b|click\b.{0,60}\bcomment"
+    r"|when\s+submitting\b|by\s+(?:clicking|submitting|posting)\b|limit\s*:|©"
+    r"|copyright\s+(?:©|\(c\)|\d{4})|\(c\)\s*\d{4})", re.I)
 MAX_NOTICE_CHARS = 400
 _HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 # elements that are the page, never its comments (WordPress's <body class="comments-open">)

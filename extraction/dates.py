@@ -94,8 +94,14 @@ _IN_TEXT = re.compile(
     r")(?![\w/-])(?:,?\s*(?:at\s+)?\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?[Mm]\.?)?)?", re.I)
 
 # a date in a URL's path: /2019/11/20/, /2019-11-20-title, /20191120/
-_URL_DATE = re.compile(r"(?<![^/_-])((?:19|20)\d{2})([/_-]?)(0[1-9]|1[0-2]|[1-9](?=/))\2"
-                       r"(0[1-9]|[12]\d|3[01]|[1-9](?=/|$))(?=[/_.-]|$)")
+_URL_DATE = re.compile(
+    # year, a separator, month, the same separator, day: "/2019/11/20/", "/2019-1-5-title"
+    # (a one-digit day only before a separator or the end: "/2019/11/5.html" may be an id)
+    r"(?<![^/_-])((?:19|20)\d{2})([/_-])(0[1-9]|1[0-2]|[1-9](?=[/_-]))\2"
+    r"(0[1-9]|[12]\d|3[01]|[1-9](?=[/_-]|$))(?=[/_.-]|$)"
+    # ... or eight digits, with a clock's six after them: "/20191120/", "/19970403134300.html"
+    r"|(?<![^/_-])((?:19|20)\d{2})()(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])"
+    r"(?:(?:[01]\d|2[0-3])[0-5]\d[0-5]\d)?(?=[/_.-]|$)")
 
 # "GMT+3": dateutil reads the sign the POSIX way (three hours west); the offset alone is read
 # as written
@@ -244,8 +250,8 @@ def text_date(text: str, day_first: bool = False) -> str | None:
 
 
 def url_date(url: str | None) -> str | None:
-    """A date in ``url``'s path ("/2019/11/20/", "/2019-11-20-title", "/20191120/"), as
-    "YYYY-MM-DD"; ``None`` when it holds none."""
+    """A date in ``url``'s path ("/2019/11/20/", "/2019-11-20-title", "/2019-1-5-title",
+    "/20191120/", "/19970403134300.html"), as "YYYY-MM-DD"; ``None`` when it holds none."""
     if not url:
         return None
     try:
@@ -253,9 +259,13 @@ def url_date(url: str | None) -> str | None:
     except ValueError:
         return None
     for m in _URL_DATE.finditer(path):
-        if not m[2] and m.start() and path[m.start() - 1] != "/":
-            continue    # eight digits after "-" or "_" are an id's ("sku-20191231-blue")
-        found = _result(int(m[1]), int(m[3]), int(m[4]))
+        if m[1] is None:        # eight digits (the second form's groups)
+            if m.start() and path[m.start() - 1] != "/":
+                continue    # eight digits after "-" or "_" are an id's ("sku-20191231-blue")
+            year, month, day = m[5], m[7], m[8]
+        else:
+            year, month, day = m[1], m[3], m[4]
+        found = _result(int(year), int(month), int(day))
         if found:
             return found
     return None

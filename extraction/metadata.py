@@ -794,12 +794,12 @@ def read_metadata(doc: Document) -> dict[str, Any]:
         out[field] = out.get(field) or rel_links.get(field)
     # the page's license: a <link rel="license">, an <a rel="license"> (a Creative Commons
     # badge), JSON-LD's; its image: Open Graph's, Twitter's, JSON-LD's, <link rel="image_src">
-    for field, candidates in (("license", (links.get("license"), rel_links.get("license"),
-                                           out.get("license"))),
-                              ("image", (out.get("image"), links.get("image_src")))):
-        out[field] = next(filter(None, (_web_url(base, c) for c in candidates)), None)
-    if out["license"] and not _license_url(out["license"]):
-        out["license"] = None
+    for field, candidates, fits in (
+            ("license", (links.get("license"), rel_links.get("license"), out.get("license")),
+             _license_url),
+            ("image", (out.get("image"), links.get("image_src")), bool)):
+        urls = (_web_url(base, c) for c in candidates)
+        out[field] = next((url for url in urls if url and fits(url)), None)
     _dates_in_iso(doc, out, dates)
     return {k: v for k, v in out.items() if v}
 

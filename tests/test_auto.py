@@ -442,10 +442,15 @@ def test_favor_and_threshold_values_are_the_callers_errors():
             with pytest.raises(OptionError):
                 extract(html, **bad)
     assert favor_cut("balanced", 0.4) == 0.4 and favor_cut(None) is None
-    # a method without the option: TypeError, as for any option it does not take
+    # a method without the option: TypeError naming the method, as for any option it does
+    # not take (e2-trained forwarded any option to E2, which raised inside: the page lost)
     for html in (page, b""):
-        with pytest.raises(TypeError):
-            extract(html, method="e1", favor="precision")
+        for method in ("e1", "e2-trained", "e6"):
+            with pytest.raises(TypeError, match=f"extraction method {method}: .*'favor'"):
+                extract(html, method=method, favor="precision")
+    assert extract(page, method="e2-trained", block_tags="printed").text
+    with pytest.raises(OptionError):
+        extract(page, threshold=10 ** 400)          # (no float: OverflowError before)
     assert extract(b"", favor="precision").reason
 
 

@@ -200,3 +200,18 @@ def test_notices_inside_a_thread_go_and_comments_stay():
               'to the <a href="/t">Terms and Conditions</a></p></div></div>')
     assert _comments_of(thread) == ("Slips like these tell you who is behind these brands.\n"
                                      "Posted by: Bob | October 30, 2012")
+
+
+def test_comments_that_begin_like_notices_stay():
+    said = ("This comment is spot on, I agree with all of it.",
+            "The comment was fair, but the numbers are from 2019.",
+            "No comments on the politics, but the recipe is great.",
+            "Copyright law needs a reform, as the post says.",
+            "Be the first to admit it: the old bridge was ugly.")
+    thread = '<div class="comments">' + "".join(
+        f'<div class="comment"><p>{text}</p></div>' for text in said) \
+        + '<div class="comment reply"><p>A reply marked as one, and a comment.</p></div>' \
+        + '<div class="comment share-comment"><p>Shared this with my whole team.</p></div>' \
+        + "</div>"
+    assert _comments_of(thread) == "\n".join(said + ("A reply marked as one, and a comment.",
+                                                     "Shared this with my whole team."))

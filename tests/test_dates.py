@@ -225,7 +225,14 @@ def test_ordinals_abbreviations_and_words_that_are_no_months(text, expected):
     ("http://x.example/2019/11/5", "2019-11-05"), ("http://x.example/x2019/11/20/", None),
     ("http://x.example/v2019-11-20", None), ("http://x.example/2019/11/20x/", None),
     ("http://x.example/item/sku-20191231-blue", None),
-    ("http://x.example/news_2019_11_20.html", "2019-11-20")])
+    ("http://x.example/news_2019_11_20.html", "2019-11-20"),
+    # one-digit months and days between dashes, a date and a clock in fourteen digits
+    ("http://x.example/p/2019-1-5-title", "2019-01-05"),
+    ("http://x.example/p/2019_1_25_title", "2019-01-25"),
+    ("http://www.foe.co.uk/pubsinfo/infoteam/pressrel/1997/19970403134300.html", "1997-04-03"),
+    ("http://x.example/19970403134300123.html", None), ("http://x.example/2019-1-5.html", None),
+    ("http://x.example/2019/11/5.html", None), ("http://x.example/2019-15-5-x", None),
+    ("http://x.example/2019-1/5-x", None)])
 def test_a_url_date_stands_between_separators(url, expected):
     assert url_date(url) == expected
 

@@ -552,6 +552,9 @@ def test_the_pages_license_from_its_link_a_creative_commons_badge_or_json_ld():
     # a commenter's badge is not the page's
     comment = f'<div class="comment">{badge}</div>'
     assert "license" not in _meta("", ARTICLE * 5 + f'<div class="comments">{comment}</div>')
+    # a <link rel="license"> to the site's root names none: the badge's does
+    assert _meta('<link rel="license" href="https://news.test/">', ARTICLE + badge)[
+        "license"] == "http://creativecommons.org/licenses/by-sa/4.0/"
     # nor a photo's credit
     credit = f"<figure><img src='/p.jpg'><figcaption>Photo: A. B., {badge}</figcaption></figure>"
     assert "license" not in _meta("", ARTICLE * 5 + credit)

@@ -123,9 +123,12 @@ def favor_cut(favor: str | None = None, threshold: float | None = None) -> float
         return FAVOR_CUTS[favor or "balanced"]
     if favor not in (None, "balanced"):
         raise OptionError("give favor or threshold, not both")
-    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) \
-            or not threshold > 0:
-        raise OptionError(f"threshold must be a number above 0; got {threshold!r}")
+    try:
+        if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) \
+                or not float(threshold) > 0:
+            raise ValueError
+    except (ValueError, OverflowError):         # (10**400 is no float)
+        raise OptionError(f"threshold must be a number above 0; got {threshold!r}") from None
     return float(threshold)
 
 
