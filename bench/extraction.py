@@ -3,6 +3,7 @@
     python bench/extraction.py [--tools auto,e1,...,trafilatura] [--sets ...] [--quick N]
     python bench/extraction.py --sets unseen --warm --no-pathological   # bench/extraction_unseen
     python bench/extraction.py --sets heldout --warm --no-pathological  # bench/extraction_heldout
+    python bench/extraction.py --tools auto-precision,auto,auto-recall --no-pathological
 
 Each tool runs in its own process, one after the other (single core, no contention), over
 every evaluation set (the dev split where a set's other part trains a model).  For each tool
@@ -26,23 +27,30 @@ sys.path.insert(0, str(ROOT))
 
 OURS = ("auto", "e1", "e2", "e2-trained", "e3", "e4", "e5", "e6")
 REFERENCES = ("trafilatura", "readability", "resiliparse")
+# the trade-offs, on request: auto's favor= and trafilatura's favor_precision / favor_recall
+FAVORED = ("auto-precision", "auto-recall", "trafilatura-precision", "trafilatura-recall")
 UNSEEN = ROOT / "bench" / "extraction_unseen"
 HELDOUT = ROOT / "bench" / "extraction_heldout"
 
 
 def _tool(name: str):
     """A function bytes -> text for a tool (imports happen in the worker process)."""
-    if name in OURS:
+    tool, _, favor = name.partition("-") if name in FAVORED else (name, "", "")
+    if tool in OURS:
         from extraction import extract
 
+        options = {"favor": favor} if favor else {}
+
         def run(html: bytes, url: str | None, siblings: list[bytes]) -> str:
-            return extract(html, url, method=name, siblings=siblings).text
+            return extract(html, url, method=tool, siblings=siblings, **options).text
         return run
-    if name == "trafilatura":
+    if tool == "trafilatura":
         import trafilatura
 
+        options = {f"favor_{favor}": True} if favor else {}
+
         def run(html, url, siblings):
-            return trafilatura.extract(html, url=url) or ""
+            return trafilatura.extract(html, url=url, **options) or ""
         return run
     if name == "readability":
         import lxml.html

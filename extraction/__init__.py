@@ -183,9 +183,11 @@ def markdown_of(doc: Document, result: ExtractionResult, links: bool = False,
                 images: bool = False) -> str:
     """The main text of ``result``, extracted from ``doc``, as Markdown (headings, lists,
     quotes, code and data tables; :mod:`extraction.markdown`; ``links``: its links as
-    ``[text](url)``); "" when it has no text."""
+    ``[text](url)``; ``images``: its images, and the page's own image shown just above
+    it); "" when it has no text."""
     if not result.text or result.nodes is None:
         return ""
     keep = np.zeros(doc.size, dtype=bool)
     keep[np.asarray(result.nodes, dtype=np.int64)] = True
-    return to_markdown(doc, keep, links, images)
+    return to_markdown(doc, keep, links, images,
+                       lead_image=(result.metadata or {}).get("image") if images else None)

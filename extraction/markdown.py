@@ -264,14 +264,17 @@ def _number(value: str | None) -> int | None:
 
 
 def to_markdown(doc: Document, keep: np.ndarray, links: bool = False,
-                images: bool = False) -> str:
+                images: bool = False, lead_image: str | None = None) -> str:
     """The Markdown of the kept text runs of ``doc`` (a mask over its nodes); ``links``:
     the text of a link as ``[text](url)``, its URL read against the page's; ``images``: the
-    images among the kept text (:func:`kept_images`) as ``![alt](url)`` paragraphs."""
+    images among the kept text (:func:`kept_images`) as ``![alt](url)`` paragraphs, and the
+    page's own image (``lead_image``, its Open Graph image) when it is shown just above the
+    text (:func:`lead_node`)."""
     ids, pieces, seps, preformatted = doc.pieces(keep)
     if not ids:
         return ""
-    pictures = kept_images(doc, keep, ids[0], ids[-1]) if images else []
+    pictures = kept_images(doc, keep, ids[0], ids[-1], lead_image) if images else []
+    lead = pictures[0][1] if pictures and pictures[0][0] < ids[0] else None
     invisible = any(INVISIBLE.search(p) for p in pieces)
     if invisible:           # (as the text loses them; a line of nothing else goes)
         pieces = [INVISIBLE.sub("", p) for p in pieces]
@@ -301,6 +304,9 @@ def to_markdown(doc: Document, keep: np.ndarray, links: bool = False,
     prefixes = _Prefixes(doc)
     k_line = 0
     k_picture = 0
+    if lead is not None:    # (a paragraph of its own: not in the list or quote it stands in)
+        out.append(prefixes.block("p", lead, ()))
+        k_picture = 1
     while k_line < len(lines):
         line = lines[k_line]
         k_picture = _add_pictures(out, pictures, k_picture, ids[line[0]], blocks, prefixes)
@@ -378,19 +384,23 @@ _LAZY_SOURCES = ("data-src", "data-lazy-src", "data-original", "data-original-sr
 _LAZY_SOURCE_SETS = ("data-srcset", "data-lazy-srcset", "srcset")
 
 
-def kept_images(doc: Document, keep: np.ndarray, first: int, last: int
-                ) -> list[tuple[int, str]]:
+def kept_images(doc: Document, keep: np.ndarray, first: int, last: int,
+                lead_image: str | None = None) -> list[tuple[int, str]]:
     """``(node, "![alt](url)")`` for every ``<img>`` of the main text, in document order: an
     image between the first and last kept text runs (``first``, ``last``) whose nearest
     ancestor holding text has at least half of its text kept (a figure with its caption, a
     paragraph, the article around an image of its own) or, when that text is short (a
     caption, :data:`MAX_CAPTION_CHARS`), the next ancestor holding more; with a URL
     (:func:`_image_url`), not an icon, an ad, an author's picture, a smiley or a tracker
-    (:func:`_furniture`, :func:`_furniture_url`), each URL once.  (Images in headings, code
-    and table cells are left out by :func:`to_markdown`.)"""
-    images = np.flatnonzero(doc.is_tag("img"))
-    images = images[(images > first) & (images < last)]
-    if not len(images):
+    (:func:`_furniture`, :func:`_furniture_url`), each URL once; first, the page's own image
+    shown just above the text (:func:`lead_node`).  (Images in headings, code and table
+    cells are left out by :func:`to_markdown`.)"""
+    all_images = np.flatnonzero(doc.is_tag("img"))
+    images = all_images[(all_images > first) & (all_images < last)]
+    base = page_base(doc)
+    lead = lead_node(doc, all_images[all_images < first], first, lead_image, base) \
+        if lead_image else None
+    if not len(images) and lead is None:
         return []
     is_text = doc.kind == TEXT
     own = doc.tlen * is_text
@@ -410,7 +420,6 @@ def kept_images(doc: Document, keep: np.ndarray, first: int, last: int
             holders[n] = found
         return found
 
-    base = page_base(doc)
     out, seen = [], set()
     for node in images.tolist():
         el = doc.elements[node]
@@ -429,7 +438,103 @@ def kept_images(doc: Document, keep: np.ndarray, first: int, last: int
             continue
         seen.add(url)
         out.append((node, f"![{_alt_text(el.get('alt'))}]({url})"))
+    if lead is not None and _image_key(lead[1]) not in {_image_key(u) for u in seen}:
+        # (the same picture in the text, in another size: written there only)
+        node = lead[0]
+        out.insert(0, (node, f"![{_alt_text(doc.elements[node].get('alt'))}]({lead[1]})"))
     return out
+
+
+# [ours] the page's own image is its lead image when at most this much text stands between it
+# and the main text (a headline, a byline, a caption), outside the site's header, navigation,
+# sidebars and footer
+MAX_LEAD_GAP_CHARS = 300
+MAX_LEAD_CANDIDATES = 20
+# ... nor in the site's parts: these tags (a <header> outside the article), a class or id
+# word of these, an ARIA role of these; nor in a heading, a cell or code
+_LEAD_NEVER = frozenset(("nav", "aside", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "td",
+                         "th", "pre", "code"))
+_LEAD_NEVER_WORDS = frozenset(("masthead", "branding", "banner", "logo", "navbar", "nav",
+                               "navigation", "menu", "sidebar", "footer", "sitebar", "topbar"))
+_LEAD_NEVER_ROLES = frozenset(("banner", "navigation", "complementary", "contentinfo"))
+_SIZE_SUFFIX = re.compile(r"(?:[-_]\d{2,4}x\d{2,4}|[-_]scaled)(?=\.\w+(?:\.webp)?$)")
+# file names that say nothing of the picture: the whole address is compared
+_GENERIC_NAMES = frozenset(("image", "img", "photo", "picture", "pic", "default", "thumb",
+                            "thumbnail", "main", "hero", "index", "large", "medium", "small",
+                            "original", "full", "preview", "file", "download", "resource"))
+
+
+def _image_key(url: str) -> str:
+    """An image's file name without a size suffix ("photo-300x246.jpg" is "photo.jpg"),
+    lower-cased: the same picture in another size has the same key; a file name that says
+    nothing of the picture ("image", Next.js's "/_next/image?url=...") keeps its whole path
+    and query."""
+    parts = urlsplit(url)
+    name = _SIZE_SUFFIX.sub("", parts.path.rsplit("/", 1)[-1]).lower()
+    if name.split(".", 1)[0] in _GENERIC_NAMES or not name:
+        return f"{parts.path}?{parts.query}".lower()
+    return name
+
+
+def lead_node(doc: Document, before: np.ndarray, first: int, lead_image: str,
+              base: str | None) -> tuple[int, str] | None:
+    """``(node, url)`` of the ``<img>`` that shows the page's own image (``lead_image``: its
+    Open Graph, Twitter or JSON-LD image or ``<link rel="image_src">``; the same file in any
+    size, :func:`_image_key`) among the :data:`MAX_LEAD_CANDIDATES` nearest images
+    ``before`` the first main-text node ``first``, with at most :data:`MAX_LEAD_GAP_CHARS`
+    characters of text between them, not in the site's header, navigation, sidebars or
+    footer (:data:`_LEAD_NEVER`...), a heading, a cell or code, nor furniture; None when
+    there is none (news pages show their photo under a headline the text leaves out)."""
+    try:
+        key = _image_key(lead_image)
+    except ValueError:
+        return None
+    if not key:
+        return None
+    text = np.concatenate(([0], np.cumsum(doc.tlen * (doc.kind == TEXT))))
+    for node in before[::-1][:MAX_LEAD_CANDIDATES].tolist():
+        if text[first] - text[node] > MAX_LEAD_GAP_CHARS:
+            break
+        el = doc.elements[node]
+        url = _image_url(el, base)
+        try:
+            same = url is not None and _image_key(url) == key
+        except ValueError:
+            same = False
+        if not same or _furniture(el) or _furniture_url(url):
+            continue
+        if not _site_part(doc, node, text):
+            return node, url
+    return None
+
+
+def _site_part(doc: Document, node: int, text: np.ndarray) -> bool:
+    """Whether ``node`` lies in a part of the site rather than of the page, or where an
+    image is no paragraph (:data:`_LEAD_NEVER`, :data:`_LEAD_NEVER_ROLES`, a ``<header>``
+    outside an ``<article>`` or ``<main>``, a class or id word of :data:`_LEAD_NEVER_WORDS`
+    on an element holding less than half of the page's text: "content-sidebar-wrap" holds
+    the article too).  ``text``: the cumulative text length by node."""
+    half = (text[-1] - text[0]) / 2
+    up = int(doc.parent[node])
+    headers = 0
+    while up >= 0:
+        name = doc.tag_names[up]
+        if name in ("article", "main"):
+            headers = 0
+        elif name == "header":
+            headers += 1
+        el = doc.elements[up]
+        if name in _LEAD_NEVER or (el.get("role") or "").lower() in _LEAD_NEVER_ROLES:
+            return True
+        cls, ident = doc.hints.get(up, (None, None))
+        wrapper = text[int(doc.end[up])] - text[up] >= half
+        words = set(word_parts(f"{cls or ''} {ident or ''}")) if (cls or ident) \
+            and not wrapper else ()
+        if words and (not _LEAD_NEVER_WORDS.isdisjoint(words)
+                      or "site" in words and "header" in words):
+            return True
+        up = int(doc.parent[up])
+    return headers > 0
 
 
 def _alt_text(alt: str | None) -> str:

@@ -476,3 +476,93 @@ def test_many_deep_images_cost_linear_time():
     doc = parse(html)
     for _ in range(5):
         to_markdown(doc, doc.kind == 1, images=True)
+
+
+def _lead_page(hero: str, header: str = "") -> str:
+    return ('<html><head><meta property="og:image" content="https://cdn.example/img/'
+            'harbour-lights.jpg?w=1200"></head><body>' + header + "<article>"
+            + hero + "<h1>Harbour lights</h1>" + _PROSE * 2 + "</article></body></html>")
+
+
+def test_the_pages_own_image_above_its_text_leads_the_markdown_with_images():
+    """A news page shows its photo under a headline the text leaves out: the page's Open
+    Graph image, shown just above the text (another size of the same file), leads the
+    Markdown with images; never without images, never from the site's header, never far
+    above the text."""
+    hero = ('<figure><img src="https://cdn.example/img/harbour-lights-1024x683.jpg" '
+            'alt="The harbour at night"></figure>')
+    page = _lead_page(hero)
+    url = "https://news.example/a/story.html"
+    md = extract(page, url, markdown=True, markdown_images=True).markdown
+    assert md.startswith("![The harbour at night](https://cdn.example/img/harbour-lights-"
+                         "1024x683.jpg)\n\n")
+    plain = extract(page, url, markdown=True).markdown
+    assert "![" not in plain and md.endswith(plain)
+    assert words(rendered(md).text_content()) == words(extract(page, url).text)
+    # the same file in the site's header, or with a long teaser between: no lead image
+    assert "![" not in extract(_lead_page("", header=f"<header>{hero}</header>"), url,
+                               markdown=True, markdown_images=True).markdown
+    # ... with the text read as the article's (to_markdown with that mask): text between
+    from extraction.document import TEXT
+
+    links = "".join(f'<li><a href="/s{i}">Another story of the week about the harbour '
+                    f"festival, number {i}</a></li>" for i in range(8))
+    og = "https://cdn.example/img/harbour-lights.jpg?w=1200"
+    for between, leads in (("", True), (f'<nav class="related"><ul>{links}</ul></nav>', False),
+                           (f'<div class="related"><ul>{links}</ul></div>', False)):
+        doc = parse(_lead_page("").replace("<article>", f"{hero}{between}<article>"), url)
+        keep = doc.inside(("article",)) & (doc.kind == TEXT)
+        assert to_markdown(doc, keep, images=True, lead_image=og).startswith("![") is leads
+    # another picture above the text is not the page's own
+    other = hero.replace("harbour-lights", "ferry-timetable")
+    assert "![" not in extract(_lead_page(other), url, markdown=True,
+                               markdown_images=True).markdown
+
+
+def test_a_project_news_page_keeps_its_hero_image():
+    from extraction.datasets import load
+
+    page = next(p for p in load(str(Path(__file__).resolve().parent.parent / "bench"
+                                    / "extraction_unseen" / "news-en")).pages
+                if p.id == "news-next-03")
+    md = extract(page.html(), page.url, markdown=True, markdown_images=True).markdown
+    assert md.startswith("![An empty factory floor with battery production equipment]"
+                         "(https://images.gridline.news/voltaris-fremont-hero.jpg?w=1200&q=75)")
+
+
+def test_the_lead_image_is_a_plain_paragraph_once_and_never_the_sites():
+    """Found by a review: a lead in a cell or heading was chosen, then not written, and the
+    same picture in the text lost; a lead in a slide list or a quote kept that prefix; a
+    site logo in a div#header or a role=banner led; generic file names ("image") matched
+    another picture; the same photo in two sizes was written twice."""
+    url = "https://news.example/a/story.html"
+    og = '<meta property="og:image" content="https://cdn.example/img/harbour-lights.jpg">'
+    img = '<img src="https://cdn.example/img/harbour-lights-1024x683.jpg" alt="Harbour">'
+    inside = ('<figure><img src="https://cdn.example/img/harbour-lights-768x512.jpg" '
+              'alt="Harbour again"><figcaption>The harbour at night, from the pier.'
+              "</figcaption></figure>")
+
+    def md(before: str, article_extra: str = "", head: str = og) -> str:
+        page = (f"<html><head>{head}</head><body>{before}<article><h1>Harbour lights</h1>"
+                + _PROSE + article_extra + _PROSE + "</article></body></html>")
+        return extract(page, url, markdown=True, markdown_images=True).markdown
+
+    for holder in ("<table><tr><td>{}</td></tr></table>", "<h2>{}</h2>"):
+        out = md(holder.format(img), inside)
+        assert out.count("![") == 1 and "![Harbour again]" in out, holder
+    for holder in ('<ul class="slides"><li>{}</li></ul>', "<blockquote>{}</blockquote>"):
+        assert md(holder.format(img)).startswith("![Harbour](https://cdn.example/img/"
+                                                 "harbour-lights-1024x683.jpg)\n\n"), holder
+    for holder in ('<div id="header" class="site-header"><a href="/">{}</a></div>',
+                   '<div role="banner">{}</div>', '<div class="logo">{}</div>'):
+        assert "![" not in md(holder.format(img)), holder
+    # generic names: the whole address decides
+    nxt = ('<meta property="og:image" content="https://news.example/_next/image?url=%2F'
+           'photos%2Fharbour.jpg">')
+    avatar = '<img src="/_next/image?url=%2Favatars%2Fjane.jpg" alt="Jane Doe">'
+    assert "![" not in md(avatar, head=nxt)
+    same = '<img src="/_next/image?url=%2Fphotos%2Fharbour.jpg&w=1080" alt="Harbour">'
+    assert not md(same, head=nxt).startswith("![")      # (the query differs: not the same)
+    # the same photo in the text in another size: written there only
+    out = md(img, inside)
+    assert out.count("![") == 1 and not out.startswith("![")
