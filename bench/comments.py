@@ -18,9 +18,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SHARED_SETS = ("cleaneval-dev", "dragnet-dev", "zh-wce-dev", "cleanportaleval", "l3s-gn1",
-               "scrapinghub-aeb", "cleaneval-train", "dragnet-train", "zh-wce-train")
-PROJECT = (ROOT / "bench" / "extraction_unseen", ROOT / "bench" / "extraction_heldout")
 
 
 def _group(name: str) -> str:
@@ -31,7 +28,7 @@ def _group(name: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     from extraction import extract_document, parse
     from extraction.comments import comments_text
-    from extraction.datasets import load
+    from extraction.datasets import WHOLE_SETS, load, project_folders
     from extraction.evaluation import score
 
     ap = argparse.ArgumentParser(description=__doc__,
@@ -39,15 +36,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=20, help="pages with comments to print")
     ap.add_argument("--seed", type=int, default=20261202)
     args = ap.parse_args(argv)
-    folders = [str(d) for top in PROJECT for d in sorted(top.iterdir())
-               if (d / "gold.jsonl").is_file()]
+    folders = project_folders("unseen", "heldout")
     found: list[tuple[str, str, str]] = []
     pages: dict[str, int] = {}
     with_comments: dict[str, int] = {}
     gold, text_only, with_text = {}, {}, {}
     seconds = 0.0
-    for name in (*SHARED_SETS, *folders):
-        group = _group(name) if name in SHARED_SETS else "the project's pages"
+    for name in (*WHOLE_SETS, *folders):
+        group = _group(name) if name in WHOLE_SETS else "the project's pages"
         for page in load(name).pages:
             doc = parse(page.html(), page.url)
             result = extract_document(doc)

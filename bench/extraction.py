@@ -29,8 +29,6 @@ OURS = ("auto", "e1", "e2", "e2-trained", "e3", "e4", "e5", "e6")
 REFERENCES = ("trafilatura", "readability", "resiliparse")
 # the trade-offs, on request: auto's favor= and trafilatura's favor_precision / favor_recall
 FAVORED = ("auto-precision", "auto-recall", "trafilatura-precision", "trafilatura-recall")
-UNSEEN = ROOT / "bench" / "extraction_unseen"
-HELDOUT = ROOT / "bench" / "extraction_heldout"
 
 
 def _tool(name: str):
@@ -95,10 +93,9 @@ def _pages(sets: list[str], quick: int | None):
 def _expand(name: str) -> list[str]:
     """'unseen' / 'heldout' is every page folder of bench/extraction_unseen /
     bench/extraction_heldout; any other name is itself."""
-    folder = {"unseen": UNSEEN, "heldout": HELDOUT}.get(name)
-    if folder is None:
-        return [name]
-    return sorted(str(d) for d in folder.iterdir() if (d / "gold.jsonl").is_file())
+    from extraction.datasets import PROJECT_SETS, project_folders
+
+    return project_folders(name) if name in PROJECT_SETS else [name]
 
 
 def _worker(tool: str, sets: list[str], quick: int | None, warm: bool, queue) -> None:

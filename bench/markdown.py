@@ -49,7 +49,7 @@ def _tools():
 
 
 def main(argv: list[str] | None = None) -> int:
-    from extraction.datasets import EVAL_SETS, load
+    from extraction.datasets import EVAL_SETS, load, project_folders
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default=",".join(EVAL_SETS))
@@ -65,8 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     names = []
     for name in args.sets.split(","):
         if name == "unseen":
-            names += sorted(str(d) for d in (ROOT / "bench" / "extraction_unseen").iterdir()
-                            if (d / "gold.jsonl").is_file())
+            names += project_folders("unseen")
         else:
             names.append(name)
     pages = [(f"{Path(n).name}/{p.id}", p.html(), p.url, p.gold)

@@ -18,8 +18,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SETS = ("cleaneval-dev", "dragnet-dev", "zh-wce-dev", "cleanportaleval", "l3s-gn1",
-        "scrapinghub-aeb", "cleaneval-train", "dragnet-train", "zh-wce-train")
 FIELDS = ("image", "categories", "tags", "license")
 
 
@@ -35,14 +33,14 @@ def main() -> int:
     from trafilatura.metadata import extract_metadata
 
     from extraction import extract
-    from extraction.datasets import load
+    from extraction.datasets import WHOLE_SETS, load
 
     ours_count = dict.fromkeys(FIELDS, 0)
     theirs_count = dict.fromkeys(FIELDS, 0)
     both = dict.fromkeys(FIELDS, 0)
     agree = dict.fromkeys(FIELDS, 0)
     pages = 0
-    for name in SETS:
+    for name in WHOLE_SETS:
         for page in load(name).pages:
             pages += 1
             html = page.html()

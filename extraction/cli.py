@@ -137,6 +137,8 @@ def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
                        fields=(("url", page.url), ("warc_date", page.date)))
 
 
+FAVOR_HELP = ("auto only: keep less boilerplate at the cost of some text (precision) or lose "
+              "less text at the cost of more boilerplate (recall); default balanced")
 # the line between a page's text and its comments in `extract --comments`'s plain output
 COMMENTS_RULE = "--- comments ---"
 
@@ -312,10 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--method", type=_method, default="auto",
                    help=f"one of {', '.join(METHOD_NAMES)}")
     p.add_argument("--siblings", nargs="*", default=[], help="other pages of the same site")
-    p.add_argument("--favor", choices=tuple(FAVOR_CUTS), default=None,
-                   help="auto only: keep less boilerplate at the cost of some text (precision) "
-                        "or lose less text at the cost of more boilerplate (recall); default "
-                        "balanced")
+    p.add_argument("--favor", choices=tuple(FAVOR_CUTS), default=None, help=FAVOR_HELP)
     p.add_argument("--url", default=None, help="the page URL (for relative links, metadata)")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.add_argument("--markdown", action="store_true",
@@ -336,10 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "of WARC files")
     p.add_argument("--output", required=True)
     p.add_argument("--method", type=_method, default="auto")
-    p.add_argument("--favor", choices=tuple(FAVOR_CUTS), default=None,
-                   help="auto only: keep less boilerplate at the cost of some text (precision) "
-                        "or lose less text at the cost of more boilerplate (recall); default "
-                        "balanced")
+    p.add_argument("--favor", choices=tuple(FAVOR_CUTS), default=None, help=FAVOR_HELP)
     p.add_argument("--workers", type=_positive, default=1,
                    help="processes extracting in parallel (default 1)")
     p.add_argument("--full", action="store_true",

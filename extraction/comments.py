@@ -91,12 +91,13 @@ _CALL_LINE = re.compile(
 
 
 def _words(doc: Document, node: int) -> set[str]:
+    """The words of an element's class, id and itemprop, and "comment" for a schema.org
+    ``Comment`` or ``UserComments`` ``itemtype``."""
     cls, ident = doc.hints.get(node, (None, None))
     el = doc.elements[node]
-    prop = el.get("itemprop") if el is not None else None
-    kind = el.get("itemtype") if el is not None else None
-    words = set(word_parts(" ".join(filter(None, (cls, ident, prop)))))
-    if kind and kind.rstrip("/").lower().endswith(("/comment", "/userComments".lower())):
+    words = set(word_parts(" ".join(filter(None, (cls, ident, el.get("itemprop"))))))
+    kind = el.get("itemtype")
+    if kind and kind.rstrip("/").lower().endswith(("/comment", "/usercomments")):
         words.add("comment")
     return words
 

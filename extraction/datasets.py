@@ -23,6 +23,17 @@ AUTO_TRAIN_SETS = TRAIN_SETS + tuple(f"{s}:train" for s in HALVED_SETS)
 EVAL_SETS = ("cleaneval-dev", "dragnet-dev", "zh-wce-dev", "cleanportaleval", "l3s-gn1:dev",
              "scrapinghub-aeb:dev")
 FULLTEXT_SETS = ("cleaneval-dev", "dragnet-dev", "cleanportaleval")
+# every shared page once: the evaluation sets whole, then the training splits
+WHOLE_SETS = tuple(s.split(":")[0] for s in EVAL_SETS) + TRAIN_SETS
+# the pages written for the project (bench/): "unseen" for development, "heldout" measured only
+PROJECT_SETS = {"unseen": REPO_ROOT / "bench" / "extraction_unseen",
+                "heldout": REPO_ROOT / "bench" / "extraction_heldout"}
+
+
+def project_folders(*names: str) -> list[str]:
+    """The page folders (each holding a ``gold.jsonl``) of the :data:`PROJECT_SETS` named."""
+    return [str(d) for name in names for d in sorted(PROJECT_SETS[name].iterdir())
+            if (d / "gold.jsonl").is_file()]
 
 
 def shared_dir() -> Path:

@@ -527,10 +527,11 @@ _DATED_MARK = re.compile(r"date|time|posted|publish|pub|byline|meta|stamp|datum|
 # another post; a date field of a form (words: "no-related" is a related
 # post's mark, "category-reviews" a post's, "correspondent" no "respond"; an ancestor
 # holding half the page or more, a page-wide wrapper, is no mark)
-_UNDATED_WORDS = frozenset((
-    "comment", "comments", "commentlist", "reply", "replies", "respond", "responses",
-    "disqus", "nav", "navigation", "pagination", "pagenavi", "pager", "prev", "previous",
-    "related", "recent", "recommended"))
+_COMMENT_WORDS = frozenset(("comment", "comments", "commentlist", "reply", "replies",
+                            "respond", "responses", "disqus"))
+_UNDATED_WORDS = _COMMENT_WORDS | frozenset((
+    "nav", "navigation", "pagination", "pagenavi", "pager", "prev", "previous", "related",
+    "recent", "recommended"))
 _UNDATED_TAGS = frozenset(("form", "select", "option"))
 MAX_FORM_NODES = 300        # [ours] a bigger form wraps the page (ASP.NET's aspnetForm)
 # ... and what marks a date as a later one, in the element's marks or the words before it
@@ -805,12 +806,11 @@ def read_metadata(doc: Document) -> dict[str, Any]:
 
 
 MAX_REL_LINKS = 500     # [ours] <a rel> elements read per page
-# where a blog's tag links are not the post's: a comment, a <nav>, an <aside>, a site's tag
-# cloud by its class or id (WordPress's "widget_tag_cloud" and "tagcloud"; not the words
-# "widget", "sidebar" or "nav": Blogger's post is a "widget Blog", a post tagged "cloud" has
-# the class "tag-cloud", a post's tags sit in an "entry_nav" or a "content-sidebar-wrap")
-_COMMENT_WORDS = frozenset(("comment", "comments", "commentlist", "reply", "replies",
-                            "respond", "responses", "disqus"))
+# where a blog's tag links are not the post's: a comment (:data:`_COMMENT_WORDS`), a <nav>,
+# an <aside>, a site's tag cloud by its class or id (WordPress's "widget_tag_cloud" and
+# "tagcloud"; not the words "widget", "sidebar" or "nav": Blogger's post is a "widget Blog",
+# a post tagged "cloud" has the class "tag-cloud", a post's tags sit in an "entry_nav" or a
+# "content-sidebar-wrap")
 _TAG_PLACE_TAGS = frozenset(("nav", "aside"))
 _TAG_CLOUD = re.compile(r"(?:wp-|widget[-_])tag[-_]?cloud\w*|tag_?cloud\w*|tags[-_]?cloud\w*"
                         r"|tag-cloud[-_]\w+", re.I)

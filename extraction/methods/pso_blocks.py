@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -161,11 +161,7 @@ def extract_e2(doc: Document, siblings: Sequence[Document] = (), *,
     return Selection(text, confidence=share, info=info, nodes=np.flatnonzero(keep))
 
 
-def extract_e2_trained(doc: Document, siblings: Sequence[Document] = (), *,
-                       params: str | dict[str, Any] = "trained", block_tags: str = "printed",
-                       unwrap_form: bool = False, bold_tags: Sequence[str] = ("b",)
-                       ) -> Selection:
-    """E2 with the support probabilities, weights and epsilon re-learnt by PSO on our data
-    (E2's options; its own signature, so that a wrong option is the caller's error)."""
-    return extract_e2(doc, siblings, params=params, block_tags=block_tags,
-                      unwrap_form=unwrap_form, bold_tags=bold_tags)
+# E2 with the support probabilities, weights and epsilon re-learnt by PSO on our data: E2
+# with another default for ``params`` (its signature E2's, so that a wrong option is the
+# caller's error)
+extract_e2_trained = partial(extract_e2, params="trained")
