@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from scrapy.crawler import Crawler
 
-from extraction import comments_of, extract_document, markdown_of
+from extraction import comments_of, extract_document, html_of, markdown_of
 from extraction.methods import canonical as method_name
 from extraction.methods.auto import favor_cut
 
@@ -162,7 +162,8 @@ class CorpusWriterPipeline(_StatePipeline):
     ``CORPUS_UNDATED=False``, published in that window; with ``CORPUS_MARKDOWN`` each
     document also holds its main
     text as Markdown (``CORPUS_MARKDOWN_LINKS``: with its links, ``CORPUS_MARKDOWN_IMAGES``:
-    with its images), with ``CORPUS_COMMENTS`` the page's reader comments; with
+    with its images), with ``CORPUS_HTML`` as an HTML fragment (links and images kept), with
+    ``CORPUS_COMMENTS`` the page's reader comments; with
     ``FEATURE_LEARN_FROM=written`` (the default) a written page then feeds the dynamic
     feature library."""
 
@@ -183,6 +184,7 @@ class CorpusWriterPipeline(_StatePipeline):
         self.markdown_images = bool_setting(crawler.settings, "CORPUS_MARKDOWN_IMAGES")
         self.markdown = bool_setting(crawler.settings, "CORPUS_MARKDOWN") \
             or self.markdown_links or self.markdown_images
+        self.html = bool_setting(crawler.settings, "CORPUS_HTML")
         self.comments = bool_setting(crawler.settings, "CORPUS_COMMENTS")
         self._stopping = False
 
@@ -269,6 +271,9 @@ class CorpusWriterPipeline(_StatePipeline):
                     record["markdown"] = markdown_of(item.doc, item.extraction,
                                                      links=self.markdown_links,
                                                      images=self.markdown_images)
+                if self.html:
+                    record["html"] = html_of(item.doc, item.extraction, markdown=record[
+                        "markdown"] if self.markdown_links and self.markdown_images else None)
                 if self.comments:
                     record["comments"] = comments_of(item.doc, item.extraction)
                 try:

@@ -29,6 +29,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           ``CORPUS_MARKDOWN``)
 ``CORPUS_MARKDOWN_IMAGES`` ... with the text's images as ``![alt](url)`` (default False;
                           implies ``CORPUS_MARKDOWN``)
+``CORPUS_HTML``           each document also holds its main text as an HTML fragment (``html``:
+                          the Markdown's structure with links and images, nothing of the page's
+                          own markup; default False)
 ``CORPUS_COMMENTS``       each document also holds the page's reader comments (``comments``;
                           default False)
 ``CORPUS_MAX_LINK_SHARE`` an on-topic page whose main text is more than this share link text
@@ -202,6 +205,7 @@ CORPUS_SHARD_DOCS = 1000
 CORPUS_COMPRESS = ""   # or "gzip" (crawler/corpus.py)
 CORPUS_MARKDOWN = False    # extraction/markdown.py
 CORPUS_MARKDOWN_LINKS = False
+CORPUS_HTML = False        # extraction/html_output.py
 CORPUS_COMMENTS = False    # extraction/comments.py
 CORPUS_MARKDOWN_IMAGES = False
 CORPUS_MAX_LINK_SHARE = 0.5

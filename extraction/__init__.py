@@ -20,13 +20,15 @@ import numpy as np
 from .chars import INVISIBLE
 from .document import Document, ParseError, parse
 from .comments import comments_text
+from .html_output import html_page, to_html
 from .markdown import to_markdown
 from .metadata import choose_title, detect_language, html_title, read_metadata
 from .methods import METHOD_NAMES, canonical, get_method
 from .result import ExtractionResult, OptionError, Selection
 
-__all__ = ["extract", "extract_document", "markdown_of", "comments_of", "parse", "Document", "ExtractionResult",
-           "Selection", "METHOD_NAMES", "ParseError", "OptionError"]
+__all__ = ["extract", "extract_document", "markdown_of", "html_of", "html_page", "comments_of",
+           "parse", "Document", "ExtractionResult", "Selection", "METHOD_NAMES", "ParseError",
+           "OptionError"]
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,8 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
             siblings: Iterable[str | bytes | Document] | None = (), language: str | None = None,
             content_type: str | None = None, markdown: bool = False,
             markdown_links: bool = False, markdown_images: bool = False,
-            comments: bool = False, **options: Any) -> ExtractionResult:
+            html_output: bool = False, comments: bool = False,
+            **options: Any) -> ExtractionResult:
     """Extract the main text of one page.  Never raises on bad input.
 
     ``html``: the page, ``str`` or raw ``bytes`` (the encoding is detected: BOM, HTTP
@@ -62,8 +65,9 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
     same site/template (used by E5 and E6).  ``language``: overrides language detection.
     ``markdown``: also give the main text as Markdown (``result.markdown``, see
     :mod:`extraction.markdown`), with ``markdown_links`` its links as ``[text](url)``, with
-    ``markdown_images`` its images as ``![alt](url)``.  ``comments``: also give the page's
-    reader comments (``result.comments``, see :mod:`extraction.comments`).
+    ``markdown_images`` its images as ``![alt](url)``.  ``html_output``: also give it as an
+    HTML fragment with its links and images (``result.html``, see :mod:`extraction.html_output`).
+    ``comments``: also give the page's reader comments (``result.comments``, see :mod:`extraction.comments`).
     ``options`` are passed to the method (e.g. ``T=0.3`` for E1; ``favor="precision"`` or
     ``"recall"`` for ``auto``, see :data:`extraction.methods.auto.FAVOR_CUTS`).  An option the
     method does not take raises ``TypeError``, a value it cannot take :class:`OptionError`.
@@ -75,11 +79,12 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
     except ParseError as err:
         return ExtractionResult("", None, name, 0.0, reason=str(err), url=url,
                                 markdown="" if markdown else None,
+                                html="" if html_output else None,
                                 comments="" if comments else None)
     return extract_document(doc, method=name, siblings=_parse_siblings(siblings),
                             language=language, markdown=markdown,
                             markdown_links=markdown_links, markdown_images=markdown_images,
-                            comments=comments, **options)
+                            html_output=html_output, comments=comments, **options)
 
 
 @lru_cache(maxsize=None)
@@ -120,8 +125,8 @@ def _without_invisible(text: str) -> str:
 def extract_document(doc: Document, *, method: str = "auto", siblings: list[Document] = (),
                      language: str | None = None, sibling_titles: Sequence[str] = (),
                      markdown: bool = False, markdown_links: bool = False,
-                     markdown_images: bool = False, comments: bool = False,
-                     **options: Any) -> ExtractionResult:
+                     markdown_images: bool = False, html_output: bool = False,
+                     comments: bool = False, **options: Any) -> ExtractionResult:
     """Like :func:`extract` for an already parsed page (the crawler parses once, then reuses).
     ``sibling_titles``: the ``<title>`` of other pages of the site besides ``siblings``'
     (they show the site's title template, :func:`metadata.template_free`)."""
@@ -134,6 +139,7 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         return ExtractionResult("", None, name, 0.0, reason=f"page too complex: {err!r}",
                                 url=doc.url, encoding=doc.encoding,
                                 markdown="" if markdown else None,
+                                html="" if html_output else None,
                                 comments="" if comments else None)
     except OptionError:
         raise  # a wrong option's value: the caller's error
@@ -142,6 +148,7 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         return ExtractionResult("", None, name, 0.0, reason=f"internal error: {err!r}",
                                 url=doc.url, encoding=doc.encoding,
                                 markdown="" if markdown else None,
+                                html="" if html_output else None,
                                 comments="" if comments else None)
     text = selection.text
     if INVISIBLE.search(text):
@@ -160,6 +167,9 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
     if markdown:
         result.markdown = markdown_of(doc, result, links=markdown_links,
                                       images=markdown_images)
+    if html_output:
+        result.html = html_of(doc, result, markdown=result.markdown
+                              if markdown_links and markdown_images else None)
     if comments:
         result.comments = comments_of(doc, result)
     return result
@@ -177,6 +187,15 @@ def comments_of(doc: Document, result: ExtractionResult) -> str:
         log.exception("comments failed on %s", doc.url)
         return ""
     return _without_invisible(text) if INVISIBLE.search(text) else text
+
+
+def html_of(doc: Document, result: ExtractionResult, markdown: str | None = None) -> str:
+    """The main text of ``result``, extracted from ``doc``, as an HTML fragment with its links
+    and images (:mod:`extraction.html_output`); ``markdown``: its Markdown with links and
+    images when already made.  "" when it has no text."""
+    if markdown is None:
+        markdown = markdown_of(doc, result, links=True, images=True)
+    return to_html(markdown, result.text)
 
 
 def markdown_of(doc: Document, result: ExtractionResult, links: bool = False,

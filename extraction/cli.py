@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Iterator
 
-from . import extract
+from . import extract, html_page
 from .evaluation import TOKENIZERS, evaluate_files
 from .methods import METHOD_NAMES, canonical
 from .methods.auto import FAVOR_CUTS
@@ -46,6 +46,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
         return 2
     status = 0
     markdown = args.markdown or args.links or args.images   # (--links asks for Markdown too)
+    if args.html and markdown and not args.json:
+        print("--html prints an HTML page, --markdown/--links/--images Markdown: give one "
+              "(or --json for both)", file=sys.stderr)
+        return 2
     for name in args.files:
         try:
             data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
@@ -55,8 +59,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
             continue
         result = extract(data, args.url, method=args.method, siblings=siblings,
                          markdown=markdown, markdown_links=args.links,
-                         markdown_images=args.images, comments=args.comments,
-                         **_options(args))
+                         markdown_images=args.images, html_output=args.html,
+                         comments=args.comments, **_options(args))
         if args.json:
             row = result.to_dict()
             row["file"] = shown(name)
@@ -64,10 +68,14 @@ def cmd_extract(args: argparse.Namespace) -> int:
         else:
             if len(args.files) > 1:
                 print(f"==> {shown(name)} <==")
+            if not result.text:
+                print(f"{shown(name)}: no main text: {result.reason}", file=sys.stderr)
+            if args.html:
+                print(html_page(result.html or "", result.title, result.language,
+                                result.metadata, result.url, comments=result.comments), end="")
+                continue
             if result.text:
                 print(result.markdown if markdown else result.text)
-            else:
-                print(f"{shown(name)}: no main text: {result.reason}", file=sys.stderr)
             if result.comments:
                 print(f"\n{COMMENTS_RULE}\n{result.comments}")
     return status
@@ -150,13 +158,13 @@ def _options(args: argparse.Namespace) -> dict:
 
 def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_bytes: int = 0,
                  markdown: bool = False, links: bool = False, images: bool = False,
-                 options: dict | None = None, comments: bool = False
+                 options: dict | None = None, comments: bool = False, html: bool = False
                  ) -> tuple[dict, str | None]:
     """The output row of one page and, when its text is empty, why (never raises).  A page
     over ``max_bytes`` (when not 0) is not extracted: ``auto`` peaked at 2.2 GB on a 20 MB
     page of 2.3 million nodes, in each worker.  ``markdown``: a "markdown" field too, with
     its ``links`` and ``images``; ``options``: the method's (checked by the caller);
-    ``comments``: a "comments" field too."""
+    ``comments``: a "comments" field too; ``html``: an "html" field too."""
     try:
         if job.error:
             result, text, reason = None, "", job.error
@@ -167,7 +175,7 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_byte
             result = extract(job.body, job.url, method=method, siblings=job.siblings,
                              content_type=job.content_type, markdown=markdown,
                              markdown_links=links, markdown_images=images,
-                             comments=comments, **(options or {}))
+                             html_output=html, comments=comments, **(options or {}))
             text, reason = result.text, result.reason
     except Exception as err:  # noqa: BLE001 - never abort a batch on one page
         result, text, reason = None, "", f"failed: {err!r}"
@@ -178,6 +186,8 @@ def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_byte
         row["text"] = text
         if markdown:
             row["markdown"] = result.markdown if result is not None else ""
+        if html:
+            row["html"] = (result.html or "") if result is not None else ""
         if comments:
             row["comments"] = (result.comments or "") if result is not None else ""
         if job.fields and result is not None:
@@ -223,7 +233,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     work = partial(_extract_row, method=args.method, with_reason=args.with_reason,
                    full=args.full, max_bytes=args.max_bytes,
                    markdown=args.markdown or args.links or args.images, links=args.links,
-                   images=args.images, options=_options(args), comments=args.comments)
+                   images=args.images, options=_options(args), comments=args.comments,
+                   html=args.html)
     out = Path(args.output)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -324,6 +335,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Markdown with the links of the text as [text](url)")
     p.add_argument("--images", action="store_true",
                    help="Markdown with the images of the text as ![alt](url)")
+    p.add_argument("--html", action="store_true",
+                   help="print the main text as an HTML page (headings, lists, quotes, code, "
+                        "tables, links, images; nothing of the page's own markup); with "
+                        "--json, an \"html\" field (the fragment)")
     p.add_argument("--comments", action="store_true",
                    help=f"also the page's reader comments (after a line {COMMENTS_RULE!r}; "
                         "with --json, a \"comments\" field)")
@@ -347,6 +362,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the \"markdown\" field with the links as [text](url)")
     p.add_argument("--images", action="store_true",
                    help="the \"markdown\" field with the images as ![alt](url)")
+    p.add_argument("--html", action="store_true",
+                   help="add an \"html\" field: the main text as an HTML fragment with its "
+                        "links and images")
     p.add_argument("--comments", action="store_true",
                    help="add a \"comments\" field: the page's reader comments")
     p.add_argument("--max-bytes", type=_positive, default=0,

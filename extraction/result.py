@@ -31,7 +31,7 @@ class ExtractionResult:
 
     ``reason`` says why ``text`` is empty (``None`` otherwise); ``info`` holds method details,
     e.g. ``{"geometry": "approximated"}`` for E3/E5/E6; ``markdown``, when asked for, the same
-    text as Markdown; ``comments``, when asked for, the page's reader comments ("" when none).
+    text as Markdown; ``html``, when asked for, the same text as an HTML fragment; ``comments``, when asked for, the page's reader comments ("" when none).
     """
 
     text: str
@@ -46,12 +46,13 @@ class ExtractionResult:
     info: dict[str, Any] = field(default_factory=dict)
     nodes: Any = field(default=None, repr=False, compare=False)  # main-text node ids (Document)
     markdown: str | None = field(default=None, repr=False)  # with extract(..., markdown=True)
+    html: str | None = field(default=None, repr=False)  # with extract(..., html_output=True)
     comments: str | None = field(default=None, repr=False)  # with extract(..., comments=True)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out.pop("nodes", None)
-        for key in ("markdown", "comments"):
+        for key in ("markdown", "html", "comments"):
             if out[key] is None:        # (asked for: a key of its own)
                 del out[key]
         return out

@@ -73,14 +73,15 @@ def test_gzip_corpus_holds_the_same_documents(demo, full_crawl, tmp_path):
     """CORPUS_COMPRESS=gzip: the same crawl writes the same documents as .jsonl.gz shards; a
     bad value stops the crawl at start with a message naming the setting.  With
     CORPUS_MARKDOWN_LINKS each document also holds its text as Markdown with its links, which
-    a CommonMark reader reads back as the text's words."""
+    a CommonMark reader reads back as the text's words, and with CORPUS_HTML as HTML that
+    shows the same words."""
     from markdown_it import MarkdownIt
 
     from crawler.corpus import read_shard
 
     web, server = demo
     result, text = _crawl(tmp_path, server, web.seeds, CORPUS_COMPRESS="gzip",
-                          CORPUS_SHARD_DOCS=10, CORPUS_MARKDOWN_LINKS=True)
+                          CORPUS_SHARD_DOCS=10, CORPUS_MARKDOWN_LINKS=True, CORPUS_HTML=True)
     assert result.returncode == 0, text[-2000:]
     shards = sorted((tmp_path / "corpus" / "documents").glob("part-*"))
     assert shards and all(p.name.endswith(".jsonl.gz") for p in shards)
@@ -94,11 +95,14 @@ def test_gzip_corpus_holds_the_same_documents(demo, full_crawl, tmp_path):
     for doc in docs:
         shown = lxml.html.fromstring("<div>" + reader.render(doc["markdown"]) + "</div>")
         assert words.findall(shown.text_content()) == words.findall(doc["text"])
+        as_html = lxml.html.fromstring("<div>" + doc["html"] + "</div>")
+        assert words.findall(as_html.text_content()) == words.findall(doc["text"])
+        assert not as_html.xpath("//script|//style|//@class|//@style")
     assert any(line.startswith("#") for d in docs for line in d["markdown"].splitlines())
     # (CORPUS_MARKDOWN_LINKS: the links of the text, absolute, to the demo web's hosts)
     targets = re.findall(r"\]\((http://[^)]+)\)", "".join(d["markdown"] for d in docs))
     assert targets and all(urlsplit(t).hostname.endswith(".test") for t in targets)
-    assert not any("markdown" in d for d in plain)
+    assert not any("markdown" in d or "html" in d for d in plain)
     (tmp_path / "bad").mkdir()
     bad, text = _crawl(tmp_path / "bad", server, web.seeds, CORPUS_COMPRESS="zip")
     assert bad.returncode != 0 and "CORPUS_COMPRESS: expected gzip or nothing" in text
