@@ -25,12 +25,13 @@ import argparse
 import logging
 import re
 import sys
-import time
 import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from output_formats import conversion_ms, load_pages, timed_outputs  # noqa: E402
 
 WORDS = re.compile(r"\w+")
 STRUCTURE = {"headings": "h1|h2|h3|h4|h5|h6", "list items": "li", "tables": "table",
@@ -101,7 +102,8 @@ def inspect_html(html: str) -> tuple[str, bool, bool, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from extraction.datasets import EVAL_SETS, load, project_folders
+    from extraction import html_of
+    from extraction.datasets import EVAL_SETS
     from extraction.evaluation import score
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -111,22 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     logging.disable(logging.CRITICAL)
     warnings.filterwarnings("ignore")
 
-    names = []
-    for name in args.sets.split(","):
-        names += project_folders("unseen") if name == "unseen" else [name]
-    pages = [(f"{Path(n).name}/{p.id}", p.html(), p.url, p.gold)
-             for n in names for p in load(n, limit=args.quick).pages]
+    names, pages = load_pages(args.sets, args.quick)
     gold = {key: g for key, _html, _url, g in pages}
     rows = []
     for tool, run in _tools().items():
-        for _key, html, url, _gold in pages:          # warm-up: imports, models, codecs
-            run(html, url, False)
-        timings, outputs = {False: [], True: []}, {}
-        for as_html in (False, True, False, True):      # alternating; the faster of two
-            started = time.perf_counter()
-            outputs[as_html] = [run(html, url, as_html) for _key, html, url, _gold in pages]
-            timings[as_html].append(time.perf_counter() - started)
-        timings = {k: min(v) for k, v in timings.items()}
+        ms, outputs = timed_outputs(run, pages)
         shown, same, markup, script = {}, 0, 0, 0
         counts = dict.fromkeys(STRUCTURE, 0)
         for (key, *_), text, html in zip(pages, outputs[False], outputs[True]):
@@ -136,11 +127,12 @@ def main(argv: list[str] | None = None) -> int:
             script += has_script
             for name, n in found.items():
                 counts[name] += n
-        rows.append((tool, 1000 * timings[False] / len(pages), 1000 * timings[True] / len(pages),
-                     score(gold, dict(zip(gold, outputs[False]))).f1, score(gold, shown).f1,
+        plain = score(gold, dict(zip(gold, outputs[False]))).f1
+        rows.append((tool, ms[False], ms[True], plain, score(gold, shown).f1,
                      same, markup, script, counts))
     print(f"{len(pages)} pages ({', '.join(Path(n).name for n in names)})\n")
-    print(f"ours, the HTML of an extracted page alone: {_conversion_ms(pages):.2f} ms/page\n")
+    alone = conversion_ms(pages, html_of)
+    print(f"ours, the HTML of an extracted page alone: {alone:.2f} ms/page\n")
     print("| tool | text ms/page | HTML ms/page | F1 text | F1 HTML text | same words "
           "| page markup | script URLs | " + " | ".join(STRUCTURE) + " |")
     print("|---" * (8 + len(STRUCTURE)) + "|")
@@ -150,28 +142,6 @@ def main(argv: list[str] | None = None) -> int:
               f"{same} / {n} | {markup} / {n} | {script} / {n} | "
               + " | ".join(str(counts[k]) for k in STRUCTURE) + " |")
     return 0
-
-
-def _conversion_ms(pages) -> float:
-    """ms per page of :func:`extraction.html_of` on pages already parsed and extracted (the
-    faster of two passes)."""
-    from extraction import extract_document, html_of, parse
-    from extraction.document import ParseError
-
-    done = []
-    for _key, html, url, _gold in pages:
-        try:
-            doc = parse(html, url)
-        except ParseError:
-            continue
-        done.append((doc, extract_document(doc)))
-    best = float("inf")
-    for _ in range(2):
-        started = time.perf_counter()
-        for doc, result in done:
-            html_of(doc, result)
-        best = min(best, time.perf_counter() - started)
-    return 1000 * best / len(pages)
 
 
 if __name__ == "__main__":

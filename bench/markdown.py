@@ -20,12 +20,13 @@ import argparse
 import logging
 import re
 import sys
-import time
 import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from output_formats import conversion_ms, load_pages, timed_outputs  # noqa: E402
 
 WORDS = re.compile(r"\w+")
 STRUCTURE = {"headings": "h1|h2|h3|h4|h5|h6", "list items": "li", "tables": "table",
@@ -49,7 +50,8 @@ def _tools():
 
 
 def main(argv: list[str] | None = None) -> int:
-    from extraction.datasets import EVAL_SETS, load, project_folders
+    from extraction import markdown_of
+    from extraction.datasets import EVAL_SETS
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sets", default=",".join(EVAL_SETS))
@@ -62,27 +64,12 @@ def main(argv: list[str] | None = None) -> int:
 
     from extraction.evaluation import score
 
-    names = []
-    for name in args.sets.split(","):
-        if name == "unseen":
-            names += project_folders("unseen")
-        else:
-            names.append(name)
-    pages = [(f"{Path(n).name}/{p.id}", p.html(), p.url, p.gold)
-             for n in names for p in load(n, limit=args.quick).pages]
+    names, pages = load_pages(args.sets, args.quick)
+    gold = {key: g for key, _html, _url, g in pages}
     reader = MarkdownIt("commonmark").enable("table")
     rows = []
     for tool, run in _tools().items():
-        run(pages[0][1], pages[0][2], True)             # warm-up: imports, models
-        for _key, html, url, _gold in pages:          # lazy loads (language models, codecs)
-            run(html, url, False)
-        timings, outputs = {False: [], True: []}, {}
-        for markdown in (False, True, False, True):     # alternating; the faster of two
-            started = time.perf_counter()
-            outputs[markdown] = [run(html, url, markdown) for _key, html, url, _gold in pages]
-            timings[markdown].append(time.perf_counter() - started)
-        timings = {k: min(v) for k, v in timings.items()}
-        gold = {key: g for key, _html, _url, g in pages}
+        ms, outputs = timed_outputs(run, pages)
         shown, same, counts = {}, 0, dict.fromkeys(STRUCTURE, 0)
         for (key, *_), text, md in zip(pages, outputs[False], outputs[True]):
             tree = lxml.html.fromstring("<div>" + reader.render(md) + "</div>")
@@ -92,10 +79,10 @@ def main(argv: list[str] | None = None) -> int:
                 counts[name] += len(tree.xpath("|".join(f".//{t}" for t in tags.split("|"))))
         plain = score(gold, dict(zip(gold, outputs[False])))
         read = score(gold, shown)
-        rows.append((tool, 1000 * timings[False] / len(pages), 1000 * timings[True] / len(pages),
-                     plain.f1, read.f1, same, counts))
+        rows.append((tool, ms[False], ms[True], plain.f1, read.f1, same, counts))
     print(f"{len(pages)} pages ({', '.join(Path(n).name for n in names)})\n")
-    print(f"ours, the Markdown of an extracted page alone: {_conversion_ms(pages):.2f} ms/page\n")
+    alone = conversion_ms(pages, markdown_of)
+    print(f"ours, the Markdown of an extracted page alone: {alone:.2f} ms/page\n")
     print("| tool | text ms/page | Markdown ms/page | ratio | F1 text | F1 Markdown read "
           "| same words | " + " | ".join(STRUCTURE) + " |")
     print("|---" * (7 + len(STRUCTURE)) + "|")
@@ -104,28 +91,6 @@ def main(argv: list[str] | None = None) -> int:
               f"{f_md:.3f} | {same} / {len(pages)} | "
               + " | ".join(str(counts[k]) for k in STRUCTURE) + " |")
     return 0
-
-
-def _conversion_ms(pages) -> float:
-    """ms per page of :func:`extraction.markdown_of` on pages already parsed and extracted
-    (the faster of two passes)."""
-    from extraction import extract_document, markdown_of, parse
-    from extraction.document import ParseError
-
-    done = []
-    for _key, html, url, _gold in pages:
-        try:
-            doc = parse(html, url)
-        except ParseError:
-            continue
-        done.append((doc, extract_document(doc)))
-    best = float("inf")
-    for _ in range(2):
-        started = time.perf_counter()
-        for doc, result in done:
-            markdown_of(doc, result)
-        best = min(best, time.perf_counter() - started)
-    return 1000 * best / len(pages)
 
 
 if __name__ == "__main__":
