@@ -21,17 +21,14 @@ Needs the bench extras (trafilatura, readability-lxml).
 """
 from __future__ import annotations
 
-import argparse
-import logging
 import re
 import sys
-import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from output_formats import conversion_ms, load_pages, timed_outputs  # noqa: E402
+from eval_pages import arguments, conversion_ms, load_pages, timed_outputs  # noqa: E402
 
 WORDS = re.compile(r"\w+")
 STRUCTURE = {"headings": "h1|h2|h3|h4|h5|h6", "list items": "li", "tables": "table",
@@ -103,15 +100,9 @@ def inspect_html(html: str) -> tuple[str, bool, bool, dict]:
 
 def main(argv: list[str] | None = None) -> int:
     from extraction import html_of
-    from extraction.datasets import EVAL_SETS
     from extraction.evaluation import score
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", default=",".join(EVAL_SETS))
-    ap.add_argument("--quick", type=int, default=None, help="at most N pages per set")
-    args = ap.parse_args(argv)
-    logging.disable(logging.CRITICAL)
-    warnings.filterwarnings("ignore")
+    args = arguments(__doc__.split("\n")[0], argv)
 
     names, pages = load_pages(args.sets, args.quick)
     gold = {key: g for key, _html, _url, g in pages}

@@ -16,17 +16,14 @@ Needs the bench extras (trafilatura) and markdown-it-py (test extras).
 """
 from __future__ import annotations
 
-import argparse
-import logging
 import re
 import sys
-import warnings
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from output_formats import conversion_ms, load_pages, timed_outputs  # noqa: E402
+from eval_pages import arguments, conversion_ms, load_pages, timed_outputs  # noqa: E402
 
 WORDS = re.compile(r"\w+")
 STRUCTURE = {"headings": "h1|h2|h3|h4|h5|h6", "list items": "li", "tables": "table",
@@ -51,14 +48,8 @@ def _tools():
 
 def main(argv: list[str] | None = None) -> int:
     from extraction import markdown_of
-    from extraction.datasets import EVAL_SETS
 
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sets", default=",".join(EVAL_SETS))
-    ap.add_argument("--quick", type=int, default=None, help="at most N pages per set")
-    args = ap.parse_args(argv)
-    logging.disable(logging.CRITICAL)
-    warnings.filterwarnings("ignore")
+    args = arguments(__doc__.split("\n")[0], argv)
     import lxml.html
     from markdown_it import MarkdownIt
 

@@ -10,6 +10,10 @@ Project settings (all can be given with ``-s NAME=VALUE``):
 ``EXTRACTION_METHOD``     ``auto`` (default) or ``e1`` .. ``e6``
 ``EXTRACTION_FAVOR``      ``auto``'s trade-off: ``balanced`` (default), ``precision`` (less
                           boilerplate, some text lost) or ``recall`` (the reverse)
+``EXTRACTION_PRUNE``      CSS selectors (XPath when one starts with ``/``) of elements removed
+                          from pages before they are read (extraction, relevance, links): one
+                          selector, a list, or host -> selectors (``"*"``: every page), JSON on
+                          the command line (default: none; ``crawler/prune_rules.py``)
 ``RELEVANCE_THRESHOLD``   overrides the topic file's ``threshold``
 ``RELEVANCE_AUTO_THRESHOLD`` when no threshold is given (topic file or setting), lower the
                           default 0.2 to the valley below a mode of judged pages it cuts
@@ -195,6 +199,7 @@ STATE_DIR = "state"
 CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
 EXTRACTION_METHOD = "auto"
 EXTRACTION_FAVOR = "balanced"
+EXTRACTION_PRUNE = None  # selectors, or {host: selectors} (crawler/prune_rules.py)
 RELEVANCE_THRESHOLD = None
 RELEVANCE_AUTO_THRESHOLD = True
 FEATURE_AUTO_ACCEPT = 0.1

@@ -24,16 +24,18 @@ from .html_output import html_page, to_html
 from .markdown import to_markdown
 from .metadata import choose_title, detect_language, html_title, read_metadata
 from .methods import METHOD_NAMES, canonical, get_method
+from .prune import PruneError, prune_selectors
 from .result import ExtractionResult, OptionError, Selection
 
 __all__ = ["extract", "extract_document", "markdown_of", "html_of", "html_page", "comments_of",
            "parse", "Document", "ExtractionResult", "Selection", "METHOD_NAMES", "ParseError",
-           "OptionError"]
+           "OptionError", "PruneError"]
 
 log = logging.getLogger(__name__)
 
 
-def _parse_siblings(siblings: Iterable[str | bytes | Document] | None) -> list[Document]:
+def _parse_siblings(siblings: Iterable[str | bytes | Document] | None,
+                    prune: str | Iterable[str] | None = None) -> list[Document]:
     if siblings is None:                # (as trafilatura and readability callers pass it)
         return []
     if isinstance(siblings, (str, bytes, bytearray, memoryview, Document)):
@@ -46,7 +48,7 @@ def _parse_siblings(siblings: Iterable[str | bytes | Document] | None) -> list[D
             docs.append(sib)
             continue
         try:
-            docs.append(parse(sib))
+            docs.append(parse(sib, prune=prune))
         except ParseError as err:
             log.info("sibling page skipped: %s", err)
     return docs
@@ -57,7 +59,7 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
             content_type: str | None = None, markdown: bool = False,
             markdown_links: bool = False, markdown_images: bool = False,
             html_output: bool = False, comments: bool = False,
-            **options: Any) -> ExtractionResult:
+            prune: str | Iterable[str] | None = None, **options: Any) -> ExtractionResult:
     """Extract the main text of one page.  Never raises on bad input.
 
     ``html``: the page, ``str`` or raw ``bytes`` (the encoding is detected: BOM, HTTP
@@ -68,20 +70,24 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
     ``markdown_images`` its images as ``![alt](url)``.  ``html_output``: also give it as an
     HTML fragment with its links and images (``result.html``, see :mod:`extraction.html_output`).
     ``comments``: also give the page's reader comments (``result.comments``, see :mod:`extraction.comments`).
+    ``prune``: CSS selectors (XPath when one starts with ``/``) of elements removed from the
+    page, and from its siblings, before it is read (:mod:`extraction.prune`; an invalid one
+    raises :class:`PruneError`).
     ``options`` are passed to the method (e.g. ``T=0.3`` for E1; ``favor="precision"`` or
     ``"recall"`` for ``auto``, see :data:`extraction.methods.auto.FAVOR_CUTS`).  An option the
     method does not take raises ``TypeError``, a value it cannot take :class:`OptionError`.
     """
     name = canonical(method)  # an unknown method name is a programming error: it raises
     check_options(name, options)
+    prune = prune_selectors(prune)      # (once: an iterator serves the siblings too)
     try:
-        doc = parse(html, url, content_type)
+        doc = parse(html, url, content_type, prune=prune)
     except ParseError as err:
         return ExtractionResult("", None, name, 0.0, reason=str(err), url=url,
                                 markdown="" if markdown else None,
                                 html="" if html_output else None,
                                 comments="" if comments else None)
-    return extract_document(doc, method=name, siblings=_parse_siblings(siblings),
+    return extract_document(doc, method=name, siblings=_parse_siblings(siblings, prune),
                             language=language, markdown=markdown,
                             markdown_links=markdown_links, markdown_images=markdown_images,
                             html_output=html_output, comments=comments, **options)
@@ -164,6 +170,8 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         reason=None if text else selection.reason, language=lang, encoding=doc.encoding,
         url=doc.url, metadata=meta, info=selection.info, nodes=selection.nodes,
     )
+    if doc.pruned:
+        result.info = {**(result.info or {}), "pruned": doc.pruned}
     if markdown:
         result.markdown = markdown_of(doc, result, links=markdown_links,
                                       images=markdown_images)

@@ -16,6 +16,7 @@ from . import extract, html_page
 from .evaluation import TOKENIZERS, evaluate_files
 from .methods import METHOD_NAMES, canonical
 from .methods.auto import FAVOR_CUTS
+from .prune import PruneError, check_prune
 from .warc_input import WARC_SUFFIXES, WarcPages, is_warc, shown
 
 log = logging.getLogger("extraction")
@@ -147,13 +148,20 @@ def _warc_jobs(sources: list[WarcPages]) -> Iterator[_Job]:
 
 FAVOR_HELP = ("auto only: keep less boilerplate at the cost of some text (precision) or lose "
               "less text at the cost of more boilerplate (recall); default balanced")
+PRUNE_HELP = ("remove the elements this CSS selector (XPath when it starts with /) matches "
+              "before the page is read, e.g. 'div.related' or '#comments'; repeatable")
+
 # the line between a page's text and its comments in `extract --comments`'s plain output
 COMMENTS_RULE = "--- comments ---"
 
 
 def _options(args: argparse.Namespace) -> dict:
-    """The method's options the command line gives (``--favor`` for ``auto``)."""
-    return {"favor": args.favor} if args.favor else {}
+    """The options of :func:`extract` the command line gives beyond the outputs: the
+    method's (``--favor`` for ``auto``) and ``--prune``'s selectors."""
+    options = {"favor": args.favor} if args.favor else {}
+    if args.prune:
+        options["prune"] = tuple(args.prune)
+    return options
 
 
 def _extract_row(job: _Job, method: str, with_reason: bool, full: bool, max_bytes: int = 0,
@@ -342,6 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--comments", action="store_true",
                    help=f"also the page's reader comments (after a line {COMMENTS_RULE!r}; "
                         "with --json, a \"comments\" field)")
+    p.add_argument("--prune", action="append", metavar="SELECTOR", default=[], help=PRUNE_HELP)
     p.set_defaults(func=cmd_extract)
 
     p = sub.add_parser("batch", help="extract every page of a folder or WARC archive into JSONL")
@@ -371,6 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip pages larger than this many bytes, with the reason (default: no "
                         "limit; auto peaked at 2.2 GB on a 20 MB page of 2.3 million nodes, in "
                         "each worker)")
+    p.add_argument("--prune", action="append", metavar="SELECTOR", default=[], help=PRUNE_HELP)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_batch)
 
@@ -393,6 +403,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if getattr(args, "favor", None) and args.method != "auto":
         parser.error(f"--favor applies to the auto method only, not {args.method}")
+    try:
+        check_prune(getattr(args, "prune", None))
+    except PruneError as err:
+        parser.error(str(err))
     for stream in (sys.stdout, sys.stderr):
         # a console that cannot show a character (an ASCII locale, a Windows code page)
         # gets its escape, not a traceback

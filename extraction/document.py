@@ -21,6 +21,7 @@ from lxml import etree
 
 from .chars import CHAR_CLASSES, RUN_COUNTS, collapse, run_counts
 from .encoding import decode_html, wide_encoding
+from .prune import check_prune, prune_tree, remove_keeping_tail
 
 # Elements whose content is never rendered text.
 DROPPED_TAGS = ("script", "style", "template", "noscript", "noframes", "noembed", "iframe",
@@ -89,6 +90,7 @@ class Document:
     url: str | None = None
     json_ld: tuple = ()       # the text of each <script type="application/ld+json">
     answers: tuple = ()       # node ids of the bodies of schema.org Answers (Q&A pages)
+    pruned: int = 0           # subtrees removed by the caller's prune selectors
     _sums: dict = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ structure
@@ -418,11 +420,16 @@ _JSON = re.compile(r"\+[jJ][sS][oO][nN]")
 _JSON_BYTES = re.compile(rb"\+[jJ][sS][oO][nN]")
 
 
-def parse(html: str | bytes, url: str | None = None, content_type: str | None = None) -> Document:
-    """Decode, repair and parse a page into a :class:`Document`.
+def parse(html: str | bytes, url: str | None = None, content_type: str | None = None,
+          prune: str | Iterable[str] | None = None) -> Document:
+    """Decode, repair and parse a page into a :class:`Document`.  ``prune``: CSS selectors
+    (or XPath, starting with ``/``) of elements removed before anything reads the tree
+    (:mod:`extraction.prune`).
 
-    Raises :class:`ParseError` (with the reason) when there is nothing to parse.
+    Raises :class:`ParseError` (with the reason) when there is nothing to parse, and
+    :class:`~extraction.prune.PruneError` for an invalid selector, whatever the page.
     """
+    matcher = check_prune(prune)
     if html is None:
         raise ParseError("no input")
     encoding = None
@@ -466,12 +473,14 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     if _holds(page, "shadowroot"):
         _open_shadow_roots(root)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
+    pruned = prune_tree(root, matcher) if matcher is not None else 0
     _drop_fallbacks(root)
     _drop_hidden(root)
     if _holds(page, "<pre"):
         _drop_line_numbers(root)
     doc = _build(root, encoding, url)
     doc.json_ld = json_ld
+    doc.pruned = pruned
     if _holds(page, "schema.org/Answer"):
         doc.answers = _answer_bodies(doc)
     return doc
@@ -545,7 +554,7 @@ def _drop_line_numbers(root: etree._Element) -> None:
             continue
         text = el.xpath("string()")
         if text.strip() and not _NOT_A_NUMBER.search(text) and _NEAR_CODE(el):
-            _remove_keeping_tail(el)
+            remove_keeping_tail(el)
 
 
 # elements a browser does not render: the ``hidden`` attribute, an inline display: none or
@@ -644,12 +653,12 @@ def _drop_hidden(root: etree._Element) -> None:
                 if visible > 200 and _link_share(el, visible) < 0.5:
                     revealed.append(el)
                     continue
-        _remove_keeping_tail(el)
+        remove_keeping_tail(el)
         removed.add(el)
     for el in revealed:
         text = " ".join(el.xpath("string()").split())
         if " ".join(root.xpath("string()").split()).count(text[:200]) >= 2:
-            _remove_keeping_tail(el)        # a copy of text shown elsewhere
+            remove_keeping_tail(el)        # a copy of text shown elsewhere
 
 
 def _visible_chars(el: etree._Element) -> int:
@@ -659,20 +668,6 @@ def _visible_chars(el: etree._Element) -> int:
 def _link_share(el: etree._Element, chars: int) -> float:
     """The share of ``el``'s ``chars`` characters (:func:`_visible_chars`) in its links."""
     return sum(_visible_chars(a) for a in el.iter("a")) / chars if chars else 0.0
-
-
-def _remove_keeping_tail(el: etree._Element) -> None:
-    """Remove ``el``; its tail joins the text before it.  (The tree holds no control character
-    lxml would refuse in an assigned string: :func:`_fromstring` makes them spaces, raw or as
-    a character reference.)"""
-    parent = el.getparent()
-    if el.tail:
-        previous = el.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + el.tail
-        else:
-            parent.text = (parent.text or "") + el.tail
-    parent.remove(el)
 
 
 def _walk_python(root: etree._Element, codes: dict, intern, block: frozenset,

@@ -1039,3 +1039,34 @@ def test_the_demo_replaces_only_its_own_output_and_says_why_a_crawl_failed(tmp_p
     assert "unknown extraction method 'e9'" in printed
     assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "mine"
     assert not (tmp_path / "corpus" / "documents" / "part-old.jsonl").exists()
+
+
+def test_extraction_prune_removes_a_sites_elements_before_the_page_is_read(demo, full_crawl,
+                                                                          tmp_path):
+    """EXTRACTION_PRUNE for one site, named by its parent domain: the section headings (h2)
+    of www.sunwind.test leave its documents and the crawl counts the pages pruned; the other
+    sites' documents keep theirs."""
+    web, server = demo
+    result, text = _crawl(tmp_path, server, web.seeds,
+                          EXTRACTION_PRUNE=json.dumps({"sunwind.test": ["h2"]}))
+    assert result.returncode == 0, text[-2000:]
+    assert "pruned from pages (EXTRACTION_PRUNE): 1 for sunwind.test" in text
+
+    def headings(doc: dict) -> list[str]:
+        page = lxml.html.fromstring(web.get(doc["final_url"]).body)
+        return [h.text_content().strip() for h in page.iter("h2")]
+
+    def lines_with_headings(docs: list[dict]) -> int:
+        return sum(h in d["text"].split("\n") for d in docs for h in headings(d))
+
+    docs = _docs(tmp_path)
+    sunwind = [d for d in docs if urlsplit(d["final_url"]).hostname == "www.sunwind.test"]
+    others = [d for d in docs if d not in sunwind]
+    assert len(sunwind) >= 3 and others and any(headings(d) for d in sunwind)
+    assert lines_with_headings(sunwind) == 0
+    assert lines_with_headings(others) > 0
+    plain = [d for d in _docs(full_crawl[1])
+             if urlsplit(d["final_url"]).hostname == "www.sunwind.test"]
+    assert lines_with_headings(plain) > 0       # (without the setting they are there)
+    pages = re.search(r"'prune/pages': (\d+)", text)
+    assert pages and int(pages.group(1)) >= sum(1 for d in sunwind if headings(d))

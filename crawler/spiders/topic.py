@@ -44,6 +44,7 @@ from ..relevance.topic import CATEGORIES, load_topic
 from ..politeness import BACKOFF_HTTP_CODES, backoff_codes
 from ..revisit import HUB, RETRY_FAILED_TIMES, SEED, hours_setting
 from ..robots_meta import robots_directives
+from ..prune_rules import PruneRules
 from ..scope import Scope, host_name, parse_domains
 from ..setting_values import (bool_setting, directory_setting, number_setting, retry_exceptions,
                               status_codes)
@@ -206,6 +207,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         spider.revisited_hosts: set[str] = set()
         busy_host_slack(settings)           # the frontier's: checked before the crawl opens
         spider.scope = Scope.from_settings(settings, spider.allowed_domains)
+        spider.prune = PruneRules.from_settings(settings)
         for url in spider.seeds:
             why = spider.scope.refusal(canonical(url))
             if why:
@@ -249,6 +251,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                  "state %s", spider.topic.name, spider.crawl_state.relevance.threshold,
                  len(spider.seeds), spider.strategy, spider.scope.describe(),
                  spider.corpus_dir, spider.crawl_state.directory)
+        if spider.prune.active:
+            log.info("pruned from pages (EXTRACTION_PRUNE): %s", spider.prune.describe())
         return spider
 
     @property
@@ -403,12 +407,16 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
             return
         ctype = response.headers.get(b"Content-Type", b"").decode("latin-1") or None
         try:
-            doc = parse(response.body, response.url, ctype)
+            doc = parse(response.body, response.url, ctype,
+                        prune=self.prune.for_url(response.url))
         except ParseError as err:
             self.crawl_log.complete(seq, note=f"not parsed: {err}")
             self._judged(meta, response.url, accepted=False)
             self._visited(meta, url, hub=False)
             return
+        if doc.pruned:
+            self.crawler.stats.inc_value("prune/pages")
+            self.crawler.stats.inc_value("prune/elements", doc.pruned)
         item = PageItem(url=url, final_url=response.url, status=response.status,
                         depth=meta.get("depth", 0), parent=meta.get("parent"),
                         fetched_at=now_iso(), content_type=ctype, doc=doc,

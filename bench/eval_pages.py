@@ -1,13 +1,31 @@
-"""What bench/markdown.py and bench/html_output.py share: the pages of the sets asked for,
-each tool's plain and formatted outputs timed in alternating passes, and the cost of our
-formatting alone on pages already extracted."""
+"""What bench/markdown.py, bench/html_output.py and bench/prune.py share: their command
+line (``--sets``, ``--quick``), the pages of the sets asked for, each tool's plain and
+formatted outputs timed in alternating passes, and the cost of our formatting alone on pages
+already extracted."""
 from __future__ import annotations
 
+import argparse
+import logging
 import time
+import warnings
 from pathlib import Path
 from typing import Callable
 
 Page = tuple[str, str, str, str]      # (set/id, html, url, gold)
+
+
+def arguments(description: str, argv: list[str] | None) -> argparse.Namespace:
+    """``--sets`` (the extraction benchmark's evaluation sets by default; ``unseen``: the
+    project's unseen folders) and ``--quick N``; logging and warnings silenced."""
+    from extraction.datasets import EVAL_SETS
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--sets", default=",".join(EVAL_SETS))
+    ap.add_argument("--quick", type=int, default=None, help="at most N pages per set")
+    args = ap.parse_args(argv)
+    logging.disable(logging.CRITICAL)
+    warnings.filterwarnings("ignore")
+    return args
 
 
 def load_pages(sets: str, quick: int | None) -> tuple[list[str], list[Page]]:
