@@ -1,6 +1,7 @@
-"""``EXTRACTION_PRUNE``: the parts of pages a crawl removes before reading them.
+"""``EXTRACTION_PRUNE`` and ``EXTRACTION_TARGET``: the parts of pages a crawl removes before
+reading them, and the parts it reads alone when a page has them.
 
-The setting names elements by CSS selector (XPath when one starts with ``/``), as
+Each setting names elements by CSS selector (XPath when one starts with ``/``), as
 :mod:`extraction.prune` reads them, for every page or per site:
 
 - a string: one selector (a CSS group ``div.related, #comments`` is one selector);
@@ -11,8 +12,11 @@ The setting names elements by CSS selector (XPath when one starts with ``/``), a
   ["div.related"]}'``).
 
 A removed element is gone for everything that reads the page: extraction, title, relevance
-and the links followed (a pruned menu's links are not followed).  An invalid selector or a
-malformed value stops the crawl before it starts, naming the setting.
+and the links followed (a pruned menu's links are not followed).  So is everything of the
+body outside a target, on the pages where the target matches (a site's article pages; its
+home and section pages, which hold no article body, are read whole and their links
+followed).  An invalid selector or a malformed value stops the crawl before it starts,
+naming the setting.
 """
 from __future__ import annotations
 
@@ -24,20 +28,20 @@ from extraction.prune import PruneError, check_prune, prune_selectors
 
 from .scope import host_name
 
-NAME = "EXTRACTION_PRUNE"
+SETTINGS = {"prune": "EXTRACTION_PRUNE", "target": "EXTRACTION_TARGET"}
 
 
-def _selectors(value: Any, where: str) -> tuple[str, ...]:
+def _selectors(value: Any, what: str, where: str) -> tuple[str, ...]:
     try:
-        selectors = prune_selectors(value)
-        check_prune(selectors)
+        selectors = prune_selectors(value, what)
+        check_prune(selectors, what)
     except PruneError as err:
-        raise ValueError(f"{NAME}{where}: {err}") from None
+        raise ValueError(f"{SETTINGS[what]}{where}: {err}") from None
     return selectors
 
 
 class PruneRules:
-    """The selectors of ``EXTRACTION_PRUNE`` for each page's URL."""
+    """The selectors of ``EXTRACTION_PRUNE`` (or ``EXTRACTION_TARGET``) for each page's URL."""
 
     def __init__(self, everywhere: tuple[str, ...] = (),
                  by_host: dict[str, tuple[str, ...]] | None = None) -> None:
@@ -46,29 +50,31 @@ class PruneRules:
         self.for_host = lru_cache(maxsize=4096)(self._for_host)
 
     @classmethod
-    def from_settings(cls, settings: Any) -> "PruneRules":
-        """The rules of the setting; ``ValueError`` naming it for a bad value."""
-        raw = settings.get(NAME)
+    def from_settings(cls, settings: Any, what: str = "prune") -> "PruneRules":
+        """The rules of the setting of ``what`` (``prune`` or ``target``, see
+        :data:`SETTINGS`); ``ValueError`` naming it for a bad value."""
+        name = SETTINGS[what]
+        raw = settings.get(name)
         if isinstance(raw, str) and raw.strip()[:1] in ("[", "{"):
             try:
                 raw = json.loads(raw)
             except ValueError as err:
-                raise ValueError(f"{NAME}: not valid JSON ({err}): {raw!r}") from None
+                raise ValueError(f"{name}: not valid JSON ({err}): {raw!r}") from None
         if raw is None or raw == "" or raw == [] or raw == {}:
             return cls()
         if not hasattr(raw, "items"):
-            return cls(_selectors(raw, ""))
+            return cls(_selectors(raw, what, ""))
         everywhere: tuple[str, ...] = ()
         by_host: dict[str, tuple[str, ...]] = {}
         for host, value in raw.items():
-            name = str(host).strip().lower().rstrip(".")
-            if name == "*":
-                everywhere += _selectors(value, "['*']")
+            key = str(host).strip().lower().rstrip(".")
+            if key == "*":
+                everywhere += _selectors(value, what, "['*']")
                 continue
-            if not name or "/" in name or ":" in name or " " in name:
-                raise ValueError(f"{NAME}: {host!r} is not a host name (give names such as "
+            if not key or "/" in key or ":" in key or " " in key:
+                raise ValueError(f"{name}: {host!r} is not a host name (give names such as "
                                  "example.org, or '*' for every page)")
-            by_host[name] = by_host.get(name, ()) + _selectors(value, f"[{host!r}]")
+            by_host[key] = by_host.get(key, ()) + _selectors(value, what, f"[{host!r}]")
         return cls(everywhere, by_host)
 
     @property

@@ -14,6 +14,9 @@ Project settings (all can be given with ``-s NAME=VALUE``):
                           from pages before they are read (extraction, relevance, links): one
                           selector, a list, or host -> selectors (``"*"``: every page), JSON on
                           the command line (default: none; ``crawler/prune_rules.py``)
+``EXTRACTION_TARGET``     selectors, in the same forms, of the elements read alone (with the
+                          head) on the pages where they match; other pages are read whole
+                          (default: none)
 ``RELEVANCE_THRESHOLD``   overrides the topic file's ``threshold``
 ``RELEVANCE_AUTO_THRESHOLD`` when no threshold is given (topic file or setting), lower the
                           default 0.2 to the valley below a mode of judged pages it cuts
@@ -200,6 +203,7 @@ CRAWL_LOG = None  # default: <CORPUS_DIR>/crawl-log.jsonl
 EXTRACTION_METHOD = "auto"
 EXTRACTION_FAVOR = "balanced"
 EXTRACTION_PRUNE = None  # selectors, or {host: selectors} (crawler/prune_rules.py)
+EXTRACTION_TARGET = None  # the same forms
 RELEVANCE_THRESHOLD = None
 RELEVANCE_AUTO_THRESHOLD = True
 FEATURE_AUTO_ACCEPT = 0.1

@@ -35,7 +35,8 @@ log = logging.getLogger(__name__)
 
 
 def _parse_siblings(siblings: Iterable[str | bytes | Document] | None,
-                    prune: str | Iterable[str] | None = None) -> list[Document]:
+                    prune: tuple[str, ...] = (), target: tuple[str, ...] = ()
+                    ) -> list[Document]:
     if siblings is None:                # (as trafilatura and readability callers pass it)
         return []
     if isinstance(siblings, (str, bytes, bytearray, memoryview, Document)):
@@ -48,7 +49,7 @@ def _parse_siblings(siblings: Iterable[str | bytes | Document] | None,
             docs.append(sib)
             continue
         try:
-            docs.append(parse(sib, prune=prune))
+            docs.append(parse(sib, prune=prune, target=target))
         except ParseError as err:
             log.info("sibling page skipped: %s", err)
     return docs
@@ -59,7 +60,8 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
             content_type: str | None = None, markdown: bool = False,
             markdown_links: bool = False, markdown_images: bool = False,
             html_output: bool = False, comments: bool = False,
-            prune: str | Iterable[str] | None = None, **options: Any) -> ExtractionResult:
+            prune: str | Iterable[str] | None = None,
+            target: str | Iterable[str] | None = None, **options: Any) -> ExtractionResult:
     """Extract the main text of one page.  Never raises on bad input.
 
     ``html``: the page, ``str`` or raw ``bytes`` (the encoding is detected: BOM, HTTP
@@ -71,23 +73,25 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
     HTML fragment with its links and images (``result.html``, see :mod:`extraction.html_output`).
     ``comments``: also give the page's reader comments (``result.comments``, see :mod:`extraction.comments`).
     ``prune``: CSS selectors (XPath when one starts with ``/``) of elements removed from the
-    page, and from its siblings, before it is read (:mod:`extraction.prune`; an invalid one
-    raises :class:`PruneError`).
+    page, and from its siblings, before it is read; ``target``: selectors of the elements
+    kept alone, with the head, when any matches in the body (:mod:`extraction.prune`; an
+    invalid selector raises :class:`PruneError`).
     ``options`` are passed to the method (e.g. ``T=0.3`` for E1; ``favor="precision"`` or
     ``"recall"`` for ``auto``, see :data:`extraction.methods.auto.FAVOR_CUTS`).  An option the
     method does not take raises ``TypeError``, a value it cannot take :class:`OptionError`.
     """
     name = canonical(method)  # an unknown method name is a programming error: it raises
     check_options(name, options)
-    prune = prune_selectors(prune)      # (once: an iterator serves the siblings too)
+    # (read once: an iterator serves the siblings too)
+    prune, target = prune_selectors(prune), prune_selectors(target, "target")
     try:
-        doc = parse(html, url, content_type, prune=prune)
+        doc = parse(html, url, content_type, prune=prune, target=target)
     except ParseError as err:
         return ExtractionResult("", None, name, 0.0, reason=str(err), url=url,
                                 markdown="" if markdown else None,
                                 html="" if html_output else None,
                                 comments="" if comments else None)
-    return extract_document(doc, method=name, siblings=_parse_siblings(siblings, prune),
+    return extract_document(doc, method=name, siblings=_parse_siblings(siblings, prune, target),
                             language=language, markdown=markdown,
                             markdown_links=markdown_links, markdown_images=markdown_images,
                             html_output=html_output, comments=comments, **options)
@@ -170,8 +174,9 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         reason=None if text else selection.reason, language=lang, encoding=doc.encoding,
         url=doc.url, metadata=meta, info=selection.info, nodes=selection.nodes,
     )
-    if doc.pruned:
-        result.info = {**(result.info or {}), "pruned": doc.pruned}
+    if doc.pruned or doc.targeted:
+        result.info = {**(result.info or {}), **({"pruned": doc.pruned} if doc.pruned else {}),
+                       **({"targeted": doc.targeted} if doc.targeted else {})}
     if markdown:
         result.markdown = markdown_of(doc, result, links=markdown_links,
                                       images=markdown_images)

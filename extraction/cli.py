@@ -150,6 +150,9 @@ FAVOR_HELP = ("auto only: keep less boilerplate at the cost of some text (precis
               "less text at the cost of more boilerplate (recall); default balanced")
 PRUNE_HELP = ("remove the elements this CSS selector (XPath when it starts with /) matches "
               "before the page is read, e.g. 'div.related' or '#comments'; repeatable")
+TARGET_HELP = ("read only the elements this selector matches (and the page's head) when it "
+               "matches any, e.g. 'article .post-body'; a page it does not match is read "
+               "whole; repeatable")
 
 # the line between a page's text and its comments in `extract --comments`'s plain output
 COMMENTS_RULE = "--- comments ---"
@@ -157,10 +160,12 @@ COMMENTS_RULE = "--- comments ---"
 
 def _options(args: argparse.Namespace) -> dict:
     """The options of :func:`extract` the command line gives beyond the outputs: the
-    method's (``--favor`` for ``auto``) and ``--prune``'s selectors."""
+    method's (``--favor`` for ``auto``) and the selectors of ``--prune`` and ``--target``."""
     options = {"favor": args.favor} if args.favor else {}
     if args.prune:
         options["prune"] = tuple(args.prune)
+    if args.target:
+        options["target"] = tuple(args.target)
     return options
 
 
@@ -351,6 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"also the page's reader comments (after a line {COMMENTS_RULE!r}; "
                         "with --json, a \"comments\" field)")
     p.add_argument("--prune", action="append", metavar="SELECTOR", default=[], help=PRUNE_HELP)
+    p.add_argument("--target", action="append", metavar="SELECTOR", default=[],
+                   help=TARGET_HELP)
     p.set_defaults(func=cmd_extract)
 
     p = sub.add_parser("batch", help="extract every page of a folder or WARC archive into JSONL")
@@ -381,6 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "limit; auto peaked at 2.2 GB on a 20 MB page of 2.3 million nodes, in "
                         "each worker)")
     p.add_argument("--prune", action="append", metavar="SELECTOR", default=[], help=PRUNE_HELP)
+    p.add_argument("--target", action="append", metavar="SELECTOR", default=[],
+                   help=TARGET_HELP)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_batch)
 
@@ -405,6 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--favor applies to the auto method only, not {args.method}")
     try:
         check_prune(getattr(args, "prune", None))
+        check_prune(getattr(args, "target", None), "target")
     except PruneError as err:
         parser.error(str(err))
     for stream in (sys.stdout, sys.stderr):

@@ -21,7 +21,7 @@ from lxml import etree
 
 from .chars import CHAR_CLASSES, RUN_COUNTS, collapse, run_counts
 from .encoding import decode_html, wide_encoding
-from .prune import check_prune, prune_tree, remove_keeping_tail
+from .prune import check_prune, keep_only, prune_tree, remove_keeping_tail
 
 # Elements whose content is never rendered text.
 DROPPED_TAGS = ("script", "style", "template", "noscript", "noframes", "noembed", "iframe",
@@ -91,6 +91,7 @@ class Document:
     json_ld: tuple = ()       # the text of each <script type="application/ld+json">
     answers: tuple = ()       # node ids of the bodies of schema.org Answers (Q&A pages)
     pruned: int = 0           # subtrees removed by the caller's prune selectors
+    targeted: int = 0         # subtrees kept alone by the caller's target selectors
     _sums: dict = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ structure
@@ -421,15 +422,18 @@ _JSON_BYTES = re.compile(rb"\+[jJ][sS][oO][nN]")
 
 
 def parse(html: str | bytes, url: str | None = None, content_type: str | None = None,
-          prune: str | Iterable[str] | None = None) -> Document:
+          prune: str | Iterable[str] | None = None,
+          target: str | Iterable[str] | None = None) -> Document:
     """Decode, repair and parse a page into a :class:`Document`.  ``prune``: CSS selectors
-    (or XPath, starting with ``/``) of elements removed before anything reads the tree
-    (:mod:`extraction.prune`).
+    (or XPath, starting with ``/``) of elements removed before anything reads the tree;
+    ``target``: selectors of the elements kept alone (with the head) when any matches in the
+    body, after the pruning (:mod:`extraction.prune`).
 
     Raises :class:`ParseError` (with the reason) when there is nothing to parse, and
     :class:`~extraction.prune.PruneError` for an invalid selector, whatever the page.
     """
     matcher = check_prune(prune)
+    target_matcher = check_prune(target, "target")
     if html is None:
         raise ParseError("no input")
     encoding = None
@@ -474,13 +478,14 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
         _open_shadow_roots(root)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     pruned = prune_tree(root, matcher) if matcher is not None else 0
+    targeted = keep_only(root, target_matcher) if target_matcher is not None else 0
     _drop_fallbacks(root)
     _drop_hidden(root)
     if _holds(page, "<pre"):
         _drop_line_numbers(root)
     doc = _build(root, encoding, url)
     doc.json_ld = json_ld
-    doc.pruned = pruned
+    doc.pruned, doc.targeted = pruned, targeted
     if _holds(page, "schema.org/Answer"):
         doc.answers = _answer_bodies(doc)
     return doc

@@ -1041,20 +1041,24 @@ def test_the_demo_replaces_only_its_own_output_and_says_why_a_crawl_failed(tmp_p
     assert not (tmp_path / "corpus" / "documents" / "part-old.jsonl").exists()
 
 
-def test_extraction_prune_removes_a_sites_elements_before_the_page_is_read(demo, full_crawl,
-                                                                          tmp_path):
-    """EXTRACTION_PRUNE for one site, named by its parent domain: the section headings (h2)
-    of www.sunwind.test leave its documents and the crawl counts the pages pruned; the other
-    sites' documents keep theirs."""
+def test_extraction_prune_and_target_for_one_site(demo, full_crawl, tmp_path):
+    """EXTRACTION_PRUNE and EXTRACTION_TARGET for one site, named by its parent domain: the
+    section headings (h2) of www.sunwind.test leave its documents, whose text comes from
+    their <article> alone; its pages without one (home, sections) are read whole and their
+    links followed; the other sites' documents keep their headings."""
     web, server = demo
     result, text = _crawl(tmp_path, server, web.seeds,
-                          EXTRACTION_PRUNE=json.dumps({"sunwind.test": ["h2"]}))
+                          EXTRACTION_PRUNE=json.dumps({"sunwind.test": ["h2"]}),
+                          EXTRACTION_TARGET=json.dumps({"sunwind.test": "article"}))
     assert result.returncode == 0, text[-2000:]
     assert "pruned from pages (EXTRACTION_PRUNE): 1 for sunwind.test" in text
+    assert "read alone where pages have them (EXTRACTION_TARGET): 1 for sunwind.test" in text
+
+    def page(doc: dict):
+        return lxml.html.fromstring(web.get(doc["final_url"]).body)
 
     def headings(doc: dict) -> list[str]:
-        page = lxml.html.fromstring(web.get(doc["final_url"]).body)
-        return [h.text_content().strip() for h in page.iter("h2")]
+        return [h.text_content().strip() for h in page(doc).iter("h2")]
 
     def lines_with_headings(docs: list[dict]) -> int:
         return sum(h in d["text"].split("\n") for d in docs for h in headings(d))
@@ -1068,5 +1072,19 @@ def test_extraction_prune_removes_a_sites_elements_before_the_page_is_read(demo,
     plain = [d for d in _docs(full_crawl[1])
              if urlsplit(d["final_url"]).hostname == "www.sunwind.test"]
     assert lines_with_headings(plain) > 0       # (without the setting they are there)
-    pages = re.search(r"'prune/pages': (\d+)", text)
-    assert pages and int(pages.group(1)) >= sum(1 for d in sunwind if headings(d))
+    words = re.compile(r"\w+")
+    articles = 0
+    for doc in sunwind:
+        found = page(doc).xpath("//article")
+        if found:
+            articles += 1
+            assert set(words.findall(doc["text"])) <= \
+                set(words.findall(" ".join(found[0].itertext()))), doc["url"]
+    assert articles >= 3
+    pruned = re.search(r"'prune/pages': (\d+)", text)
+    assert pruned and int(pruned.group(1)) >= sum(1 for d in sunwind if headings(d))
+    targeted = re.search(r"'target/pages': (\d+)", text)
+    assert targeted and int(targeted.group(1)) >= articles
+    # the site's home, which has no article, was read whole: its menu's links followed
+    assert not lxml.html.fromstring(web.get("http://www.sunwind.test/").body).xpath("//article")
+    assert any(r.get("parent") == "http://www.sunwind.test/" for r in _log(tmp_path))

@@ -127,6 +127,38 @@ def test_any_selector_is_either_refused_or_applied(selectors):
     assert set(re.findall(r"\w+", result.text)) <= page_words
 
 
+def test_a_target_is_read_alone_with_the_head():
+    result = extract(PAGE, "https://tides.test/a", target="article p")
+    assert result.text.count("Tidal turbines sit") == 5 and "Pentland Firth" in result.text
+    for outside in ("Home", "Related stories", "after the box", "Tidal power\n"):
+        assert outside not in result.text
+    assert result.title == "Tidal power" and result.info["targeted"] == 4
+    page = ("<html><head><title>T</title></head><body>before<div id=a>inside <b>bold</b>"
+            "</div>between<p>para one</p>after<div id=c><p id=b>nested</p></div></body></html>")
+    result = extract(page, method="e1", target=["#a", "#b", "#c"])
+    assert result.text.split() == ["inside", "bold", "nested"]
+    assert result.info["targeted"] == 2     # (#b inside #c counts once)
+
+
+def test_a_target_matching_nothing_in_the_body_reads_the_page_whole():
+    plain = extract(PAGE)
+    for target in ("section.no-such-body", "title", "head", "body", "html"):
+        same = extract(PAGE, target=target)
+        assert (same.text, same.title) == (plain.text, plain.title), target
+        assert "targeted" not in same.info
+
+
+def test_prune_and_target_together_and_bad_targets():
+    result = extract(PAGE, method="e2", target="article", prune=["#newsletter", "h1"])
+    assert "weekly newsletter" not in result.text and "Home" not in result.text
+    assert "Related stories" in result.text and result.info == {**result.info, "pruned": 2,
+                                                                  "targeted": 1}
+    for bad, message in (("div[", "target: invalid CSS selector 'div['"),
+                         ("(count(//p))", "target: an XPath selector must select elements")):
+        with pytest.raises(PruneError, match=re.escape(message)):
+            extract(None, target=bad)
+
+
 def _unique_snippet(doc, text: str) -> str | None:
     """40 characters of one element's own text in ``text`` (the main text), found once in the
     page, free of quotes and white-space runs, for an XPath that names its element."""
@@ -145,8 +177,9 @@ def _unique_snippet(doc, text: str) -> str | None:
 
 
 def test_on_real_pages_a_pruned_element_of_the_main_text_is_gone(extraction_data):
-    """On shared pages: an element of auto's main text, named by XPath, is pruned; its text
-    leaves the result and only it is counted."""
+    """On shared pages: an element of auto's main text, named by XPath, is pruned: its text
+    leaves the result and only it is counted; as the target, its words are all the body
+    keeps."""
     paths = sorted(extraction_data.glob("*/*.html"))[::7][:60]
     checked = 0
     for path in paths:
@@ -158,6 +191,17 @@ def test_on_real_pages_a_pruned_element_of_the_main_text_is_gone(extraction_data
         pruned = extract(data, prune=f'//*[text()[contains(., "{snippet}")]]')
         assert snippet not in pruned.text, path
         assert pruned.info["pruned"] == 1, path
+        # the element alone as the target: the body holds its words and nothing else, and
+        # auto's text is drawn from them
+        xpath = f'//*[text()[contains(., "{snippet}")]]'
+        element = parse(data).root.xpath(xpath)[0]
+        element.tail = None
+        inside = re.findall(r"\w+", " ".join(element.itertext()))
+        body = parse(data, target=xpath).root.find("body")
+        assert re.findall(r"\w+", " ".join(body.itertext())) == inside, path
+        alone = extract(data, target=xpath)
+        assert alone.info["targeted"] == 1, path
+        assert set(re.findall(r"\w+", alone.text)) <= set(inside), path
         checked += 1
     assert checked >= 30
 
@@ -183,6 +227,12 @@ def test_cli_prune(tmp_path):
     bad = _cli("extract", str(page), "--prune", "div[")
     assert bad.returncode == 2 and "invalid CSS selector 'div['" in bad.stderr
     assert not bad.stdout
+    out = _cli("extract", str(page), "--target", "p.note", "--json")
+    row = json.loads(out.stdout)
+    assert row["text"] == "A closing note on the turbines of the Pentland Firth and their output."
+    assert row["title"] == "Tidal power" and row["info"]["targeted"] == 1
+    bad = _cli("batch", "--input", str(tmp_path), "--output", str(batch), "--target", "//p[")
+    assert bad.returncode == 2 and "target: invalid XPath '//p['" in bad.stderr
 
 
 # ---------------------------------------------------------------- crawler: EXTRACTION_PRUNE
@@ -191,10 +241,10 @@ class _Settings(dict):
         return super().get(name, default)
 
 
-def _rules(value):
-    from crawler.prune_rules import PruneRules
+def _rules(value, what="prune"):
+    from crawler.prune_rules import SETTINGS, PruneRules
 
-    return PruneRules.from_settings(_Settings(EXTRACTION_PRUNE=value))
+    return PruneRules.from_settings(_Settings({SETTINGS[what]: value}), what)
 
 
 def test_extraction_prune_setting_forms():
@@ -222,3 +272,10 @@ def test_extraction_prune_setting_forms():
 def test_a_bad_extraction_prune_setting_names_itself(value, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         _rules(value)
+
+
+def test_a_bad_extraction_target_setting_names_itself():
+    assert _rules({"a.test": "article"}, "target").for_url("http://www.a.test/") == ("article",)
+    with pytest.raises(ValueError, match=re.escape("EXTRACTION_TARGET['a.test']: target: "
+                                                   "invalid CSS selector")):
+        _rules({"a.test": "article["}, "target")

@@ -208,6 +208,7 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         busy_host_slack(settings)           # the frontier's: checked before the crawl opens
         spider.scope = Scope.from_settings(settings, spider.allowed_domains)
         spider.prune = PruneRules.from_settings(settings)
+        spider.target = PruneRules.from_settings(settings, "target")
         for url in spider.seeds:
             why = spider.scope.refusal(canonical(url))
             if why:
@@ -253,6 +254,9 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
                  spider.corpus_dir, spider.crawl_state.directory)
         if spider.prune.active:
             log.info("pruned from pages (EXTRACTION_PRUNE): %s", spider.prune.describe())
+        if spider.target.active:
+            log.info("read alone where pages have them (EXTRACTION_TARGET): %s",
+                     spider.target.describe())
         return spider
 
     @property
@@ -408,7 +412,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         ctype = response.headers.get(b"Content-Type", b"").decode("latin-1") or None
         try:
             doc = parse(response.body, response.url, ctype,
-                        prune=self.prune.for_url(response.url))
+                        prune=self.prune.for_url(response.url),
+                        target=self.target.for_url(response.url))
         except ParseError as err:
             self.crawl_log.complete(seq, note=f"not parsed: {err}")
             self._judged(meta, response.url, accepted=False)
@@ -417,6 +422,8 @@ class TopicSpider(ListingsMixin, scrapy.Spider):
         if doc.pruned:
             self.crawler.stats.inc_value("prune/pages")
             self.crawler.stats.inc_value("prune/elements", doc.pruned)
+        if doc.targeted:
+            self.crawler.stats.inc_value("target/pages")
         item = PageItem(url=url, final_url=response.url, status=response.status,
                         depth=meta.get("depth", 0), parent=meta.get("parent"),
                         fetched_at=now_iso(), content_type=ctype, doc=doc,
