@@ -332,6 +332,42 @@ def test_an_advertisement_slots_label_is_not_main_text():
                                       method="auto").text
 
 
+def test_the_labels_at_the_ends_of_the_text_are_not_main_text():
+    """Found on the shared pages: auto's text ended with "Post a Comment", "11 Responses to
+    ...", "Sharing is caring!", "You may also like...", "関連記事" or began with "Email" on 31
+    of 978 pages.  Only at an end: the same words as a heading with text after them stay, and
+    a page of nothing but a label keeps it."""
+    para = ("The council approved the new solar farm on Tuesday after a long debate in the "
+            "town hall. Supporters said the plant would power about four thousand homes. ")
+    middle = ("<h2>Related research</h2><p>Two universities will study the farm's effect on "
+              "the meadow birds that nest beside it during the first five years.</p>")
+    heads = ('<div class="share-top"><a href="#">Print this article</a> | '
+             '<a href="#">Email this article</a></div>', '<p>分享到：</p>', "")
+    tails = ('<div class="share"><span>Share this article</span></div>'
+             '<h3 id="comments-title">3 Responses to “Solar farm approved”</h3>'
+             '<div id="respond"><h3>Leave a Reply</h3></div>',
+             '<p>You may also like...</p>', '<h2>评论</h2>')
+    for head, tail in zip(heads, tails):
+        body = "".join(f"<p>{para} Paragraph {k}.</p>" for k in range(4))
+        text = extract(f"<html><body><article>{head}{body}<h2>Comments</h2>{middle}{tail}"
+                       "</article></body></html>", method="auto").text
+        assert all(f"Paragraph {k}." in text for k in range(4)) and "meadow birds" in text
+        assert "Comments" in text       # a heading with text after it stays
+        assert text.startswith("The council") and text.endswith("first five years.")
+    assert extract("<html><body><p>Leave a Reply</p></body></html>",
+                   method="auto").text == "Leave a Reply"
+
+
+@pytest.mark.shared
+def test_a_label_before_the_last_words_of_the_text_stays(extraction_data):
+    """cleaneval-dev cedev29: the unclosed <font> of the page's signature owns "Submitted
+    by" and the address after "Email:"; by the blocks' order "Email:" looked last and was
+    cut, by the place of their text it is not."""
+    page = next(p for p in load("cleaneval-dev").pages if p.id == "cedev29")
+    text = extract(page.html(), page.url, method="auto").text
+    assert text.rstrip().endswith("Email:\nA.Ribbink@ru.ac.za")
+
+
 def test_a_data_table_inside_the_article_comes_out_whole_rows():
     """Found by a genre review: a league table's cells were judged one by one, numbers kept
     or not at random and every linked club name lost ("15 3 48 49"); a table of links beside

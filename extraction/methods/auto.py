@@ -73,6 +73,50 @@ AD_LABEL = re.compile(
     r"|реклама|广告|廣告|広告|スポンサーリンク|광고)[\W_]*",
     re.I)
 AD_LABEL_MAX_CHARS = 80
+# [ours] what a page prints around its text: a call to share it ("Share this article", "Tweet",
+# "Print this article Email this article", "分享到："), "Skip to main content", and after the
+# text the comment section's heading or call ("Comments", "Leave a reply", "12 Responses to
+# ...", "Comments are closed", "blog comments powered by Disqus"), related links ("Related
+# posts", "You may also like..."), "Follow us", "Back to top", in several languages.  Left out
+# only at an end of the chosen text (the blocks chosen before the first other block, matching
+# EDGE_LABEL, or after the last, matching TAIL_LABEL; the page's own list of links after such
+# a heading is seldom chosen), a whole block of at most EDGE_LABEL_MAX_CHARS characters, one
+# label or several, and never the selection's only text.
+_SHARING = (
+    r"share(?:\s+(?:this|the)(?:\s+(?:article|story|post|page|entry))?)?(?:\s+(?:on|via|with)"
+    r"(?:\s+(?:facebook|twitter|x|linkedin|whatsapp|reddit|email|e-mail))?)?"
+    r"|sharing\s+is\s+caring|tweet|pin\s+it|bookmark(?:\s+(?:this|to))?"
+    r"|e-?mail(?:\s+this)?(?:\s+(?:article|story|page))?|print(?:\s+this)?(?:\s+(?:article|story|page))?"
+    r"|printer[-\s]friendly(?:\s+(?:page|version))?|submit|facebook|twitter|linkedin|whatsapp"
+    r"|teilen|partager|compartir|compartilhar|condividi|分享(?:到|让更多人看到)?|シェア|공유하기")
+_SKIP = r"skip\s+to\s+(?:the\s+)?(?:main\s+)?(?:content|article|text)"
+_AFTER_TEXT = (
+    r"(?:\d+\s+|no\s+|show\s+|view\s+|read\s+|reader\s+|user\s+)?comments?(?:\s*\(\d+\))?"
+    r"|(?:post|add|leave|write|submit|make)\s+(?:a|your|new)\s+(?:comment|reply|response)"
+    r"|(?:leave\s+a\s+)?reply|(?:\d+\s+)?(?:responses?|repl(?:y|ies)|comments?|thoughts)\s+(?:to|on)\s+.{1,70}"
+    r"|(?:the\s+)?comments?\s+(?:to\s+this\s+(?:entry|post|article)\s+)?(?:are|is)\s+(?:now\s+)?closed"
+    r"|no\s+(?:comments|responses|replies)(?:\s+yet)?|be\s+the\s+first\s+to\s+comment"
+    r"|(?:blog\s+)?comments\s+powered\s+by\s+disqus|join\s+the\s+(?:discussion|conversation)"
+    r"|have\s+your\s+say(?:\s+on\s+this\s+(?:story|article))?|discussion|trackbacks?|no\s+trackbacks"
+    r"|\d+\s+likes?"
+    r"|related(?:\s+(?:articles?|posts?|stories|links|videos|content|news|topics|reading))?"
+    r"|(?:you\s+(?:may|might)\s+also\s+(?:like|enjoy|be\s+interested\s+in)|see\s+also|more\s+like\s+this)"
+    r"|follow\s+us(?:\s+on\s+\w+)?|(?:back|go|return)\s+to\s+(?:the\s+)?top(?:\s+of\s+(?:the\s+)?page)?|top\s+of\s+page"
+    r"|kommentare?|(?:\d+\s+)?commentaires?|comentarios?|coment[aá]rios?|commenti|reacties|komentarze"
+    r"|комментари[ийя]|отзывы|ähnliche\s+artikel|verwandte\s+artikel|articles?\s+similaires"
+    r"|artículos\s+relacionados|artigos\s+relacionados|você\s+pode\s+gostar|articoli\s+correlati"
+    r"|(?:发表|网友|最新|相关)?评论|相关(?:文章|报道|新闻|阅读|链接)|相關(?:文章|報導|新聞|閱讀)|評論"
+    r"|関連記事|コメント|댓글|관련\s*기사")
+
+
+def _labels(alternatives: str) -> re.Pattern:
+    """One or more of ``alternatives``, whole, between and around non-word characters."""
+    return re.compile(rf"[\W_]*(?:{alternatives})(?:[\W_]+(?:{alternatives}))*[\W_]*", re.I)
+
+
+EDGE_LABEL = _labels(f"{_SHARING}|{_SKIP}")
+TAIL_LABEL = _labels(f"{_SHARING}|{_AFTER_TEXT}")
+EDGE_LABEL_MAX_CHARS = 80
 # [ours] the chosen text an answer of a Q&A page must hold before every answer is taken
 ANSWER_MIN_CHARS = 200
 # [ours] a data table (no table inside, at least this many rows of two cells or more, blocks
@@ -148,8 +192,9 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     ``COMMENT_SHARE`` of whose text is in comment-hinted blocks, under at least
     ``COMMENT_ITEMS`` comment-hinted elements, gives way to that box when the box is not
     ("comments: container votes").  The blocks of a cookie notice or a newsletter box
-    (:data:`CONSENT_HINT`) and an advertisement's label (:data:`AD_LABEL`) are left out of
-    any selection that has other blocks."""
+    (:data:`CONSENT_HINT`), an advertisement's label (:data:`AD_LABEL`) and the labels at
+    the ends of the text (:data:`EDGE_LABEL`, :data:`TAIL_LABEL`: "Share this article",
+    "Comments") are left out of any selection that has other blocks."""
     cut = favor_cut(favor, threshold)
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
     own = meta["threshold"]
@@ -189,6 +234,10 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     notice = _consent_blocks(doc, table.ids) | _ad_labels(doc, table, length)
     if (chosen & notice).any() and (chosen & ~notice).any():
         chosen = chosen & ~notice
+        keep = np.isin(table.owner, table.ids[chosen]) & body_text
+    edges = _edge_labels(table, chosen, keep, length)
+    if edges.any():
+        chosen = chosen & ~edges
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
     comments = length * table.x[:, FEATURE_NAMES.index("hint_comment")]
     if relaxed != "container votes" and _share(length, comments, chosen) > COMMENT_SHARE \
@@ -363,6 +412,30 @@ def _ad_labels(doc: Document, table: BlockTable, length: np.ndarray) -> np.ndarr
         text = table.texts[k]
         labels[k] = len(text) <= AD_LABEL_MAX_CHARS and AD_LABEL.fullmatch(text.strip()) is not None
     return labels
+
+
+def _edge_labels(table: BlockTable, chosen: np.ndarray, keep: np.ndarray,
+                 length: np.ndarray) -> np.ndarray:
+    """The chosen blocks at the start of the selection matching :data:`EDGE_LABEL` and at
+    its end matching :data:`TAIL_LABEL`, when some other block stays chosen.  ``keep``: the
+    text nodes of the selection; a block's place is that of its first text node for the
+    start and of its last for the end (a block's text can surround another's)."""
+    found = np.zeros(len(chosen), dtype=bool)
+    blocks = np.searchsorted(table.ids, table.owner[np.flatnonzero(keep)])
+    firsts = np.unique(blocks, return_index=True)
+    lasts = np.unique(blocks[::-1], return_index=True)
+    by_first = firsts[0][np.argsort(firsts[1])].tolist()
+    by_last = lasts[0][np.argsort(lasts[1])].tolist()          # the last block first
+    for order, pattern in ((by_first, EDGE_LABEL), (by_last, TAIL_LABEL)):
+        for k in order:
+            text = table.texts[k]
+            if found[k] or length[k] > EDGE_LABEL_MAX_CHARS or len(text) > EDGE_LABEL_MAX_CHARS \
+                    or pattern.fullmatch(text.strip()) is None:
+                break
+            found[k] = True
+    if (chosen & ~found).any():
+        return found
+    return np.zeros(len(chosen), dtype=bool)
 
 
 _NOT_AD_LABELS = ("h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "caption", "dt")
