@@ -14,6 +14,7 @@ from typing import Iterator
 
 from . import extract, html_page
 from .evaluation import TOKENIZERS, evaluate_files
+from .fetch import TIMEOUT, FetchError, fetch_page, is_url
 from .methods import METHOD_NAMES, canonical
 from .methods.auto import FAVOR_CUTS
 from .prune import PruneError, check_prune
@@ -39,12 +40,39 @@ def _positive(value: str) -> int:
     return number
 
 
-def cmd_extract(args: argparse.Namespace) -> int:
+def _read_page(name: str, timeout: float) -> tuple[bytes, str | None, str | None]:
+    """A page named on the command line: its bytes, URL and HTTP Content-Type (``-`` is
+    stdin, an http(s) URL is fetched); ``OSError`` or :class:`FetchError` when it cannot be
+    read."""
+    if name == "-":
+        return sys.stdin.buffer.read(), None, None
+    if is_url(name):
+        page = fetch_page(name, timeout=timeout)
+        return page.body, page.url, page.content_type or None
+    return Path(name).read_bytes(), None, None
+
+
+def _seconds(value: str) -> float:
     try:
-        siblings = [Path(s).read_bytes() for s in args.siblings]
-    except OSError as err:
-        print(f"{err.filename}: cannot read sibling page: {err.strerror}", file=sys.stderr)
-        return 2
+        number = float(value)
+    except ValueError:
+        number = 0.0
+    if not 0 < number < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {value!r}")
+    return number
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    siblings = []
+    for name in args.siblings:
+        try:
+            siblings.append(_read_page(name, args.timeout)[0])
+        except OSError as err:
+            print(f"{shown(name)}: cannot read sibling page: {err.strerror}", file=sys.stderr)
+            return 2
+        except FetchError as err:
+            print(f"cannot fetch sibling page: {err}", file=sys.stderr)
+            return 2
     status = 0
     markdown = args.markdown or args.links or args.images   # (--links asks for Markdown too)
     if args.html and markdown and not args.json:
@@ -53,14 +81,18 @@ def cmd_extract(args: argparse.Namespace) -> int:
         return 2
     for name in args.files:
         try:
-            data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+            data, fetched_url, content_type = _read_page(name, args.timeout)
         except OSError as err:
             print(f"{shown(name)}: cannot read: {err.strerror}", file=sys.stderr)
             status = 1
             continue
-        result = extract(data, args.url, method=args.method, siblings=siblings,
-                         markdown=markdown, markdown_links=args.links,
-                         markdown_images=args.images, html_output=args.html,
+        except FetchError as err:
+            print(err, file=sys.stderr)
+            status = 1
+            continue
+        result = extract(data, args.url or fetched_url, method=args.method,
+                         siblings=siblings, content_type=content_type, markdown=markdown,
+                         markdown_links=args.links, markdown_images=args.images, html_output=args.html,
                          comments=args.comments, **_options(args))
         if args.json:
             row = result.to_dict()
@@ -333,13 +365,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress and reasons")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("extract", help="print the main text of HTML files ('-' = stdin)")
-    p.add_argument("files", nargs="+")
+    p = sub.add_parser("extract", help="print the main text of HTML files or http(s) URLs "
+                                       "('-' = stdin)")
+    p.add_argument("files", nargs="+", metavar="FILE_OR_URL")
     p.add_argument("--method", type=_method, default="auto",
                    help=f"one of {', '.join(METHOD_NAMES)}")
-    p.add_argument("--siblings", nargs="*", default=[], help="other pages of the same site")
+    p.add_argument("--siblings", nargs="*", default=[],
+                   help="other pages of the same site (files or URLs)")
     p.add_argument("--favor", choices=tuple(FAVOR_CUTS), default=None, help=FAVOR_HELP)
-    p.add_argument("--url", default=None, help="the page URL (for relative links, metadata)")
+    p.add_argument("--url", default=None,
+                   help="the page URL (for relative links, metadata; a fetched page's own "
+                        "URL after redirects by default)")
+    p.add_argument("--timeout", type=_seconds, default=TIMEOUT,
+                   help=f"seconds to wait for a fetched page's server (default {TIMEOUT:g})")
     p.add_argument("--json", action="store_true", help="print the full result as JSON")
     p.add_argument("--markdown", action="store_true",
                    help="print the main text as Markdown (headings, lists, quotes, code, "
