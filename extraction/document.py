@@ -90,6 +90,7 @@ class Document:
     url: str | None = None
     json_ld: tuple = ()       # the text of each <script type="application/ld+json">
     answers: tuple = ()       # node ids of the bodies of schema.org Answers (Q&A pages)
+    article_bodies: tuple = ()  # node ids of the elements marked itemprop="articleBody"
     pruned: int = 0           # subtrees removed by the caller's prune selectors
     targeted: int = 0         # subtrees kept alone by the caller's target selectors
     _sums: dict = field(default_factory=dict, repr=False)
@@ -488,12 +489,18 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     doc.pruned, doc.targeted = pruned, targeted
     if _holds(page, "schema.org/Answer"):
         doc.answers = _answer_bodies(doc)
+    if _holds(page, "articleBody"):
+        doc.article_bodies = tuple(sorted(
+            n for n in map(doc.node_of, _ARTICLE_BODIES(doc.root)) if n is not None))
     return doc
 
 
 _ANSWERS = etree.XPath("//*[@itemprop='acceptedAnswer' or @itemprop='suggestedAnswer' or "
                        "contains(@itemtype, 'schema.org/Answer')]")
 _ANSWER_TEXT = etree.XPath(".//*[@itemprop='text']")
+# schema.org microdata's mark of an article's text (itemprop may list several properties)
+_ARTICLE_BODIES = etree.XPath("//*[contains(concat(' ', normalize-space(@itemprop), ' '), "
+                              "' articleBody ')]")
 
 
 def _answer_bodies(doc: Document) -> tuple:

@@ -101,6 +101,10 @@ _AFTER_TEXT = (
     r"|\d+\s+likes?"
     r"|related(?:\s+(?:articles?|posts?|stories|links|videos|content|news|topics|reading))?"
     r"|(?:you\s+(?:may|might)\s+also\s+(?:like|enjoy|be\s+interested\s+in)|see\s+also|more\s+like\s+this)"
+    r"|read\s+(?:more|also|next)|more\s+on\s+this\s+(?:story|topic)|leia\s+(?:também|mais)|veja\s+também"
+    r"|lesen\s+sie\s+(?:auch|mehr)|mehr\s+zum\s+thema|(?:à\s+)?lire\s+aussi|leggi\s+anche|lee\s+también"
+    r"|читайте\s+также|czytaj\s+(?:także|też|więcej)|lees\s+ook|läs\s+också|les\s+også"
+    r"|延伸阅读|推荐阅读|延伸閱讀|あわせて読みたい"
     r"|follow\s+us(?:\s+on\s+\w+)?|(?:back|go|return)\s+to\s+(?:the\s+)?top(?:\s+of\s+(?:the\s+)?page)?|top\s+of\s+page"
     r"|kommentare?|(?:\d+\s+)?commentaires?|comentarios?|coment[aá]rios?|commenti|reacties|komentarze"
     r"|комментари[ийя]|отзывы|ähnliche\s+artikel|verwandte\s+artikel|articles?\s+similaires"
@@ -117,6 +121,14 @@ def _labels(alternatives: str) -> re.Pattern:
 EDGE_LABEL = _labels(f"{_SHARING}|{_SKIP}")
 TAIL_LABEL = _labels(f"{_SHARING}|{_AFTER_TEXT}")
 EDGE_LABEL_MAX_CHARS = 80
+# [ours] a page's schema.org microdata may mark its article's text (itemprop="articleBody", as
+# news and blog templates do for search engines).  When at least this share of the chosen
+# text lies inside the marked elements (the markup and the model agree), the chosen blocks
+# after the last of them (related stories, author boxes, comments) are left out and every
+# block inside them that stage 1 finds content-like is kept (stage 2 judges a block against
+# the rest of the page and can drop paragraphs far down a long article).  What comes before
+# them (headline, standfirst, byline) stays as the model chose it.
+ARTICLE_BODY_SHARE = 0.5
 # [ours] the chosen text an answer of a Q&A page must hold before every answer is taken
 ANSWER_MIN_CHARS = 200
 # [ours] a data table (no table inside, at least this many rows of two cells or more, blocks
@@ -191,7 +203,10 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     blocks inside the box of :mod:`extraction.containers` ("container votes").  A selection more than
     ``COMMENT_SHARE`` of whose text is in comment-hinted blocks, under at least
     ``COMMENT_ITEMS`` comment-hinted elements, gives way to that box when the box is not
-    ("comments: container votes").  The blocks of a cookie notice or a newsletter box
+    ("comments: container votes").  Where the page marks its article's text
+    (``itemprop="articleBody"``) and the selection mostly lies in it, the selection ends with
+    it and takes its content-like blocks (:data:`ARTICLE_BODY_SHARE`).  The blocks of a
+    cookie notice or a newsletter box
     (:data:`CONSENT_HINT`), an advertisement's label (:data:`AD_LABEL`) and the labels at
     the ends of the text (:data:`EDGE_LABEL`, :data:`TAIL_LABEL`: "Share this article",
     "Comments") are left out of any selection that has other blocks."""
@@ -231,6 +246,11 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     if (grown != chosen).any():
         chosen = grown
         keep = np.isin(table.owner, table.ids[chosen]) & body_text
+    if doc.article_bodies and relaxed != "container votes":
+        marked = _article_body(doc, table, chosen, length, p1 >= cut)
+        if marked is not None and (marked != chosen).any():
+            chosen = marked
+            keep = np.isin(table.owner, table.ids[chosen]) & body_text
     notice = _consent_blocks(doc, table.ids) | _ad_labels(doc, table, length)
     if (chosen & notice).any() and (chosen & ~notice).any():
         chosen = chosen & ~notice
@@ -400,6 +420,22 @@ def _all_answers(doc: Document, table: BlockTable, chosen: np.ndarray, length: n
     if length[in_answer & chosen].sum() < ANSWER_MIN_CHARS:
         return np.zeros(len(ids), dtype=bool)
     return in_answer
+
+
+def _article_body(doc: Document, table: BlockTable, chosen: np.ndarray, length: np.ndarray,
+                  content_like: np.ndarray) -> np.ndarray | None:
+    """The selection where the page marks its article's text (``doc.article_bodies``,
+    :data:`ARTICLE_BODY_SHARE`): the chosen blocks up to the end of the last marked element,
+    and every block inside the marked elements that is ``content_like`` (stage 1 at the
+    cut); ``None`` when the chosen text lies mostly elsewhere."""
+    mask = np.zeros(doc.size, dtype=bool)
+    mask[list(doc.article_bodies)] = True
+    ids = table.ids
+    inside = (ids < doc.size) & doc.covered(mask)[np.minimum(ids, doc.size - 1)]
+    if not (chosen & inside).any() or _share(length, length * inside, chosen) < ARTICLE_BODY_SHARE:
+        return None
+    last = max(int(doc.end[n]) for n in doc.article_bodies)
+    return (chosen & (inside | (ids < last))) | (inside & content_like)
 
 
 def _ad_labels(doc: Document, table: BlockTable, length: np.ndarray) -> np.ndarray:
