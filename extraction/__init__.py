@@ -21,7 +21,7 @@ from .chars import INVISIBLE
 from .document import Document, ParseError, parse
 from .comments import comments_text
 from .html_output import html_page, to_html
-from .markdown import to_markdown
+from .markdown import escape, to_markdown
 from .metadata import choose_title, detect_language, html_title, read_metadata
 from .methods import METHOD_NAMES, canonical, get_method
 from .prune import PruneError, prune_selectors
@@ -217,8 +217,10 @@ def markdown_of(doc: Document, result: ExtractionResult, links: bool = False,
     quotes, code and data tables; :mod:`extraction.markdown`; ``links``: its links as
     ``[text](url)``; ``images``: its images, and the page's own image shown just above
     it); "" when it has no text."""
-    if not result.text or result.nodes is None:
+    if not result.text:
         return ""
+    if result.nodes is None:    # a text from no element of the page (a JSON-LD articleBody)
+        return "\n\n".join(escape(line) for line in result.text.split("\n") if line.strip())
     keep = np.zeros(doc.size, dtype=bool)
     keep[np.asarray(result.nodes, dtype=np.int64)] = True
     return to_markdown(doc, keep, links, images,

@@ -841,6 +841,8 @@ def _inline(line: list[int], pieces: list[str], seps: list[str], where: list[_Bl
     text = _escape_inline("".join(out))
     if line_start and not text.startswith((_CODE_AT, _LINK_OPEN)):    # (a code span holds
         text = escape_line_start(text)                  # its closer: no fence)
+        if text.startswith("[") and any("]:" in span for span in spans):
+            text = "\\" + text        # ("[11:`]:`" reads as a link definition: the line gone)
     if spans:
         codes = iter(spans)
         text = re.sub(_CODE_AT, lambda _: next(codes), text)

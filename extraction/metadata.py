@@ -17,7 +17,7 @@ from lxml import etree
 
 from .chars import collapse, word_parts
 from .dates import ascii_digits, iso_date, text_date, url_date
-from .document import Document, tag_code
+from .document import TEXT, Document, ParseError, parse, tag_code
 
 # (citation_*: the Highwire Press tags of academic publishers, repositories and preprint
 # servers, which Google Scholar reads; dc./dcterms.: Dublin Core)
@@ -292,6 +292,35 @@ def _ld_objects(value: Any, depth: int = 0):
     elif isinstance(value, list):
         for item in value:
             yield from _ld_objects(item, depth + 1)
+
+
+def json_ld_article_body(doc: Document) -> str:
+    """The longest ``articleBody`` of the page's JSON-LD (a client-rendered page's article
+    text, which its HTML may lack), lines as written, blanks collapsed within them; markup
+    inside it read as HTML; "" when there is none."""
+    best = ""
+    for text in doc.json_ld:
+        try:
+            data = json.loads(_LD_WRAPPER.sub("", text), strict=False)
+        except (ValueError, RecursionError):
+            continue
+        for obj in _ld_objects(data):
+            body = obj.get("articleBody")
+            if isinstance(body, list):          # (some templates give one string a paragraph)
+                body = "\n".join(b for b in body if isinstance(b, str))
+            if isinstance(body, str) and len(body) > len(best):
+                best = body
+    if _LD_MARKUP.search(best):
+        try:
+            fragment = parse(f"<html><body>{best}</body></html>")
+        except ParseError:
+            return ""
+        return fragment.text_of(fragment.kind == TEXT)
+    lines = (collapse(line) for line in best.splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+_LD_MARKUP = re.compile(r"<(?:p|br|div|span|a|em|strong|b|i|h[1-6]|ul|ol|li)\b[^>]*>", re.I)
 
 
 def _ld_name(value: Any) -> str | None:

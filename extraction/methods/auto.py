@@ -23,6 +23,7 @@ from ..containers import best_box, container_scores
 from ..features import (FEATURE_NAMES, STAGE2_NAMES, BlockTable, block_table, hint_masks,
                         stage2_features)
 from ..forest import TreeEnsemble
+from ..metadata import json_ld_article_body
 from ..result import OptionError, Selection, empty
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -129,6 +130,17 @@ EDGE_LABEL_MAX_CHARS = 80
 # the rest of the page and can drop paragraphs far down a long article).  What comes before
 # them (headline, standfirst, byline) stays as the model chose it.
 ARTICLE_BODY_SHARE = 0.5
+# [ours] a page rendered by its scripts (React, Next.js, Vue) can hold no article text in its
+# HTML, only a shell of menus; its JSON-LD may still carry the text as ``articleBody``.  When
+# the blocks give fewer than JSON_LD_BODY_MAX_CHARS characters and the articleBody is at
+# least JSON_LD_BODY_MIN_CHARS long and JSON_LD_BODY_RATIO times the blocks' text, the
+# articleBody is the main text (info["source"]; no Markdown structure, no links; confidence
+# JSON_LD_CONFIDENCE, as no block was judged).  Where the HTML holds the article, its text
+# is as long as the articleBody or longer, and the blocks stay.
+JSON_LD_BODY_MAX_CHARS = 1000
+JSON_LD_BODY_MIN_CHARS = 400
+JSON_LD_BODY_RATIO = 3
+JSON_LD_CONFIDENCE = 0.5
 # [ours] the chosen text an answer of a Q&A page must hold before every answer is taken
 ANSWER_MIN_CHARS = 200
 # [ours] a data table (no table inside, at least this many rows of two cells or more, blocks
@@ -209,8 +221,17 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     cookie notice or a newsletter box
     (:data:`CONSENT_HINT`), an advertisement's label (:data:`AD_LABEL`) and the labels at
     the ends of the text (:data:`EDGE_LABEL`, :data:`TAIL_LABEL`: "Share this article",
-    "Comments") are left out of any selection that has other blocks."""
-    cut = favor_cut(favor, threshold)
+    "Comments") are left out of any selection that has other blocks.  A page whose blocks
+    give little text and whose JSON-LD holds a much longer ``articleBody`` (a page rendered
+    by its scripts) gives that (``info["source"]``, :data:`JSON_LD_BODY_MAX_CHARS`)."""
+    selection = _blocks_selection(doc, favor_cut(favor, threshold), model_dir)
+    if doc.json_ld and len(selection.text) < JSON_LD_BODY_MAX_CHARS:
+        return _json_ld_body(doc, selection) or selection
+    return selection
+
+
+def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -> Selection:
+    """:func:`extract_auto`'s selection of the page's blocks at ``cut``."""
     stage1, stage2, meta = load_model(model_dir or str(MODEL_DIR))
     own = meta["threshold"]
     if cut is None:
@@ -436,6 +457,18 @@ def _article_body(doc: Document, table: BlockTable, chosen: np.ndarray, length: 
         return None
     last = max(int(doc.end[n]) for n in doc.article_bodies)
     return (chosen & (inside | (ids < last))) | (inside & content_like)
+
+
+def _json_ld_body(doc: Document, selection: Selection) -> Selection | None:
+    """The page's JSON-LD ``articleBody`` in place of ``selection`` when it is at least
+    :data:`JSON_LD_BODY_MIN_CHARS` long and :data:`JSON_LD_BODY_RATIO` times the selected
+    text (``None`` otherwise)."""
+    body = json_ld_article_body(doc)
+    if len(body) < max(JSON_LD_BODY_MIN_CHARS, JSON_LD_BODY_RATIO * len(selection.text)):
+        return None
+    return Selection(body, confidence=JSON_LD_CONFIDENCE, nodes=None,
+                     info={**selection.info, "source": "json-ld articleBody",
+                           "selected_chars": len(selection.text)})
 
 
 def _ad_labels(doc: Document, table: BlockTable, length: np.ndarray) -> np.ndarray:
