@@ -87,10 +87,7 @@ def extract(html: str | bytes | None, url: str | None = None, *, method: str = "
     try:
         doc = parse(html, url, content_type, prune=prune, target=target)
     except ParseError as err:
-        return ExtractionResult("", None, name, 0.0, reason=str(err), url=url,
-                                markdown="" if markdown else None,
-                                html="" if html_output else None,
-                                comments="" if comments else None)
+        return _failed(name, str(err), url, None, markdown, html_output, comments)
     return extract_document(doc, method=name, siblings=_parse_siblings(siblings, prune, target),
                             language=language, markdown=markdown,
                             markdown_links=markdown_links, markdown_images=markdown_images,
@@ -132,6 +129,15 @@ def _without_invisible(text: str) -> str:
     return "\n".join(lines).strip()
 
 
+def _failed(method: str, reason: str, url: str | None, encoding: str | None, markdown: bool,
+            html_output: bool, comments: bool) -> ExtractionResult:
+    """The empty result of a page that could not be read, with ``reason``; the outputs asked
+    for are "" (each asked-for output a key of its own in :meth:`ExtractionResult.to_dict`)."""
+    return ExtractionResult("", None, method, 0.0, reason=reason, url=url, encoding=encoding,
+                            markdown="" if markdown else None, html="" if html_output else None,
+                            comments="" if comments else None)
+
+
 def extract_document(doc: Document, *, method: str = "auto", siblings: list[Document] = (),
                      language: str | None = None, sibling_titles: Sequence[str] = (),
                      markdown: bool = False, markdown_links: bool = False,
@@ -146,20 +152,14 @@ def extract_document(doc: Document, *, method: str = "auto", siblings: list[Docu
         meta = read_metadata(doc)
         selection = get_method(name)(doc, list(siblings), **options)
     except (RecursionError, MemoryError) as err:
-        return ExtractionResult("", None, name, 0.0, reason=f"page too complex: {err!r}",
-                                url=doc.url, encoding=doc.encoding,
-                                markdown="" if markdown else None,
-                                html="" if html_output else None,
-                                comments="" if comments else None)
+        return _failed(name, f"page too complex: {err!r}", doc.url, doc.encoding, markdown,
+                       html_output, comments)
     except OptionError:
         raise  # a wrong option's value: the caller's error
     except Exception as err:  # a bug must not lose the page for a crawl: report it
         log.exception("extraction method %s failed on %s", name, doc.url)
-        return ExtractionResult("", None, name, 0.0, reason=f"internal error: {err!r}",
-                                url=doc.url, encoding=doc.encoding,
-                                markdown="" if markdown else None,
-                                html="" if html_output else None,
-                                comments="" if comments else None)
+        return _failed(name, f"internal error: {err!r}", doc.url, doc.encoding, markdown,
+                       html_output, comments)
     text = selection.text
     if INVISIBLE.search(text):
         text = _without_invisible(text)

@@ -92,8 +92,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
             continue
         result = extract(data, args.url or fetched_url, method=args.method,
                          siblings=siblings, content_type=content_type, markdown=markdown,
-                         markdown_links=args.links, markdown_images=args.images, html_output=args.html,
-                         comments=args.comments, **_options(args))
+                         markdown_links=args.links, markdown_images=args.images,
+                         html_output=args.html, comments=args.comments, **_options(args))
         if args.json:
             row = result.to_dict()
             row["file"] = shown(name)

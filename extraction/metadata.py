@@ -294,22 +294,28 @@ def _ld_objects(value: Any, depth: int = 0):
             yield from _ld_objects(item, depth + 1)
 
 
+def _ld_page_objects(doc: Document):
+    """Every JSON object of the page's JSON-LD scripts (:func:`_ld_objects`); a script that
+    is not JSON is skipped."""
+    for text in doc.json_ld:
+        try:        # (strict=False: raw line breaks inside strings, common on real pages)
+            data = json.loads(_LD_WRAPPER.sub("", text), strict=False)
+        except (ValueError, RecursionError):    # nested too deeply: skipped like bad JSON
+            continue
+        yield from _ld_objects(data)
+
+
 def json_ld_article_body(doc: Document) -> str:
     """The longest ``articleBody`` of the page's JSON-LD (a client-rendered page's article
     text, which its HTML may lack), lines as written, blanks collapsed within them; markup
     inside it read as HTML; "" when there is none."""
     best = ""
-    for text in doc.json_ld:
-        try:
-            data = json.loads(_LD_WRAPPER.sub("", text), strict=False)
-        except (ValueError, RecursionError):
-            continue
-        for obj in _ld_objects(data):
-            body = obj.get("articleBody")
-            if isinstance(body, list):          # (some templates give one string a paragraph)
-                body = "\n".join(b for b in body if isinstance(b, str))
-            if isinstance(body, str) and len(body) > len(best):
-                best = body
+    for obj in _ld_page_objects(doc):
+        body = obj.get("articleBody")
+        if isinstance(body, list):          # (some templates give one string a paragraph)
+            body = "\n".join(b for b in body if isinstance(b, str))
+        if isinstance(body, str) and len(body) > len(best):
+            best = body
     if _LD_MARKUP.search(best):
         try:
             fragment = parse(f"<html><body>{best}</body></html>")
@@ -351,22 +357,17 @@ def json_ld_metadata(doc: Document) -> dict[str, str]:
     ``categories``).  Unreadable JSON is skipped."""
     works: list[tuple[int, dict]] = []
     by_id: dict[str, dict] = {}         # (Yoast's "image": {"@id": ".../#primaryimage"})
-    for text in doc.json_ld:
-        try:        # (strict=False: raw line breaks inside strings, common on real pages)
-            data = json.loads(_LD_WRAPPER.sub("", text), strict=False)
-        except (ValueError, RecursionError):    # nested too deeply: skipped like bad JSON
-            continue
-        for obj in _ld_objects(data):
-            if isinstance(obj.get("@id"), str):
-                by_id.setdefault(obj["@id"], obj)
-            kinds = obj.get("@type")
-            kinds = {_SCHEMA_PREFIX.sub("", k.strip()).lower()
-                     for k in (kinds if isinstance(kinds, list) else [kinds])
-                     if isinstance(k, str)}
-            if kinds & _CREATIVE_WORKS:
-                # the article before the page that holds it (a @graph may list the WebPage
-                # first: its name is the site's page title, its date the site's)
-                works.append((0 if kinds - _GENERIC_WORKS else 1, obj))
+    for obj in _ld_page_objects(doc):
+        if isinstance(obj.get("@id"), str):
+            by_id.setdefault(obj["@id"], obj)
+        kinds = obj.get("@type")
+        kinds = {_SCHEMA_PREFIX.sub("", k.strip()).lower()
+                 for k in (kinds if isinstance(kinds, list) else [kinds])
+                 if isinstance(k, str)}
+        if kinds & _CREATIVE_WORKS:
+            # the article before the page that holds it (a @graph may list the WebPage
+            # first: its name is the site's page title, its date the site's)
+            works.append((0 if kinds - _GENERIC_WORKS else 1, obj))
     if sum(1 for rank, _ in works if rank == 0) > 1:
         # several articles (a listing's posts): none is the page, the WebPage is
         works = [(1 - rank, obj) for rank, obj in works]

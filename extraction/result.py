@@ -31,7 +31,8 @@ class ExtractionResult:
 
     ``reason`` says why ``text`` is empty (``None`` otherwise); ``info`` holds method details,
     e.g. ``{"geometry": "approximated"}`` for E3/E5/E6; ``markdown``, when asked for, the same
-    text as Markdown; ``html``, when asked for, the same text as an HTML fragment; ``comments``, when asked for, the page's reader comments ("" when none).
+    text as Markdown; ``html``, when asked for, the same text as an HTML fragment;
+    ``comments``, when asked for, the page's reader comments ("" when none).
     """
 
     text: str

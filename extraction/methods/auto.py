@@ -248,7 +248,7 @@ def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -
         + [("half cut", prob, low * RELAXED_SHARE), ("stage 1", p1, low)]
     for relaxed, p, used in steps:
         chosen = p >= used
-        keep = np.isin(table.owner, table.ids[chosen]) & body_text
+        keep = _text_nodes(table, chosen, body_text)
         if keep.any():
             break
     else:
@@ -266,20 +266,20 @@ def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -
         grown = grown | _whole_lists(doc, table, grown, length, body_text)
     if (grown != chosen).any():
         chosen = grown
-        keep = np.isin(table.owner, table.ids[chosen]) & body_text
+        keep = _text_nodes(table, chosen, body_text)
     if doc.article_bodies and relaxed != "container votes":
         marked = _article_body(doc, table, chosen, length, p1 >= cut)
         if marked is not None and (marked != chosen).any():
             chosen = marked
-            keep = np.isin(table.owner, table.ids[chosen]) & body_text
+            keep = _text_nodes(table, chosen, body_text)
     notice = _consent_blocks(doc, table.ids) | _ad_labels(doc, table, length)
     if (chosen & notice).any() and (chosen & ~notice).any():
         chosen = chosen & ~notice
-        keep = np.isin(table.owner, table.ids[chosen]) & body_text
+        keep = _text_nodes(table, chosen, body_text)
     edges = _edge_labels(table, chosen, keep, length)
     if edges.any():
         chosen = chosen & ~edges
-        keep = np.isin(table.owner, table.ids[chosen]) & body_text
+        keep = _text_nodes(table, chosen, body_text)
     comments = length * table.x[:, FEATURE_NAMES.index("hint_comment")]
     if relaxed != "container votes" and _share(length, comments, chosen) > COMMENT_SHARE \
             and _hinted_items(doc, table.ids[chosen]) >= COMMENT_ITEMS:
@@ -298,12 +298,22 @@ def _box_selection(doc: Document, table: BlockTable, body_text: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
     """``(chosen blocks, kept text nodes)`` of the container-vote box."""
     negative, positive, _ = hint_masks(doc)
-    n = doc.size
-    box = np.zeros(n, dtype=bool)
-    box[best_box(doc, container_scores(doc, table.ids, table.texts, negative, positive))] = True
-    box = doc.covered(box)
-    chosen = (table.ids < n) & box[np.minimum(table.ids, n - 1)]
-    return chosen, np.isin(table.owner, table.ids[chosen]) & body_text
+    chosen = _blocks_under(doc, table, best_box(
+        doc, container_scores(doc, table.ids, table.texts, negative, positive)))
+    return chosen, _text_nodes(table, chosen, body_text)
+
+
+def _text_nodes(table: BlockTable, chosen: np.ndarray, body_text: np.ndarray) -> np.ndarray:
+    """The text nodes of the ``chosen`` blocks, of those in ``body_text``."""
+    return np.isin(table.owner, table.ids[chosen]) & body_text
+
+
+def _blocks_under(doc: Document, table: BlockTable, roots) -> np.ndarray:
+    """Which blocks lie in the subtrees of the nodes ``roots`` (an id or ids)."""
+    mask = np.zeros(doc.size, dtype=bool)
+    mask[roots] = True
+    ids = table.ids
+    return (ids < doc.size) & doc.covered(mask)[np.minimum(ids, doc.size - 1)]
 
 
 def _consent_blocks(doc: Document, ids: np.ndarray) -> np.ndarray:
@@ -433,13 +443,9 @@ def _all_answers(doc: Document, table: BlockTable, chosen: np.ndarray, length: n
     microdata) once :data:`ANSWER_MIN_CHARS` of some answer's text are chosen: the model
     judges blocks by their place in the page, and the answers after the first came out as
     comments far down (a StackExchange page lost its 2nd and 3rd answers)."""
-    mask = np.zeros(doc.size, dtype=bool)
-    mask[list(doc.answers)] = True
-    inside = doc.covered(mask)
-    ids = table.ids
-    in_answer = (ids < doc.size) & inside[np.minimum(ids, doc.size - 1)]
+    in_answer = _blocks_under(doc, table, list(doc.answers))
     if length[in_answer & chosen].sum() < ANSWER_MIN_CHARS:
-        return np.zeros(len(ids), dtype=bool)
+        return np.zeros(len(in_answer), dtype=bool)
     return in_answer
 
 
@@ -449,14 +455,11 @@ def _article_body(doc: Document, table: BlockTable, chosen: np.ndarray, length: 
     :data:`ARTICLE_BODY_SHARE`): the chosen blocks up to the end of the last marked element,
     and every block inside the marked elements that is ``content_like`` (stage 1 at the
     cut); ``None`` when the chosen text lies mostly elsewhere."""
-    mask = np.zeros(doc.size, dtype=bool)
-    mask[list(doc.article_bodies)] = True
-    ids = table.ids
-    inside = (ids < doc.size) & doc.covered(mask)[np.minimum(ids, doc.size - 1)]
+    inside = _blocks_under(doc, table, list(doc.article_bodies))
     if not (chosen & inside).any() or _share(length, length * inside, chosen) < ARTICLE_BODY_SHARE:
         return None
     last = max(int(doc.end[n]) for n in doc.article_bodies)
-    return (chosen & (inside | (ids < last))) | (inside & content_like)
+    return (chosen & (inside | (table.ids < last))) | (inside & content_like)
 
 
 def _json_ld_body(doc: Document, selection: Selection) -> Selection | None:
