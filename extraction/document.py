@@ -89,7 +89,7 @@ class Document:
     encoding: str | None = None
     url: str | None = None
     json_ld: tuple = ()       # the text of each <script type="application/ld+json">
-    answers: tuple = ()       # node ids of the bodies of schema.org Answers (Q&A pages)
+    answers: tuple = ()       # node ids of the texts of schema.org Answers and Questions
     article_bodies: tuple = ()  # node ids of the elements marked itemprop="articleBody"
     pruned: int = 0           # subtrees removed by the caller's prune selectors
     targeted: int = 0         # subtrees kept alone by the caller's target selectors
@@ -497,20 +497,34 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
 
 _ANSWERS = etree.XPath("//*[@itemprop='acceptedAnswer' or @itemprop='suggestedAnswer' or "
                        "contains(@itemtype, 'schema.org/Answer')]")
-_ANSWER_TEXT = etree.XPath(".//*[@itemprop='text']")
+_QUESTIONS = etree.XPath("//*[@itemscope and contains(@itemtype, 'schema.org/Question')]")
+_TEXTS = etree.XPath(".//*[@itemprop='text']")
 # schema.org microdata's mark of an article's text (itemprop may list several properties)
 _ARTICLE_BODIES = etree.XPath("//*[contains(concat(' ', normalize-space(@itemprop), ' '), "
                               "' articleBody ')]")
 
 
 def _answer_bodies(doc: Document) -> tuple:
-    """The node ids of the answers' texts of a Q&A page marked up with schema.org microdata
-    (an Answer's ``itemprop="text"``, else the Answer), outermost first."""
+    """The node ids of the posts' texts of a Q&A page marked up with schema.org microdata:
+    each Answer's ``itemprop="text"`` (else the Answer) and the Question's own
+    ``itemprop="text"`` (the question is part of the thread; a page's Question item often
+    holds the whole page, so without a text property of its own it adds nothing)."""
     bodies = []
     for answer in _ANSWERS(doc.root):
-        texts = _ANSWER_TEXT(answer) or [answer]
+        texts = _TEXTS(answer) or [answer]
         bodies.extend(n for n in map(doc.node_of, texts) if n is not None)
+    for question in _QUESTIONS(doc.root):
+        own = [t for t in _TEXTS(question) if _item_of(t) is question]
+        bodies.extend(n for n in map(doc.node_of, own) if n is not None)
     return tuple(sorted(set(bodies)))
+
+
+def _item_of(element: etree._Element) -> etree._Element | None:
+    """The item a microdata property belongs to: the nearest ancestor with ``itemscope``."""
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None:
+            return ancestor
+    return None
 
 
 def _open_shadow_roots(root: etree._Element) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from extraction import extract
 from extraction.datasets import load
+from extraction.document import parse
 from extraction.evaluation import score
 from extraction.forest import from_sklearn
 
@@ -502,6 +503,32 @@ def test_every_answer_of_a_marked_up_qa_page_is_main_text():
     assert "Not the answer you're looking for" not in text and "Add a comment" not in text
     plain = extract(page.replace("schema.org/Answer", "schema.org/Thing"), method="auto").text
     assert answers[0] in plain and answers[1] not in plain and answers[2] not in plain
+
+
+def test_the_question_of_a_marked_up_qa_page_is_main_text_with_its_answers():
+    """The unseen set's StackExchange page lost its question's opening paragraphs (F1 0.92):
+    the question's ``itemprop="text"`` is a post of the thread like the answers.  A comment
+    on the question (its own ``Comment`` item, whose text property is the comment's) stays
+    out, and a Question item without a text property of its own adds nothing."""
+    page = _post("forum-misc-en", "misc-stackexchange-01.html").read_text(encoding="utf-8")
+    question = ("House is a 1970s single-storey with an unheated attic.",
+                "Is this condensation, and if so, what is the right way to fix it?")
+    text = extract(page, method="auto").text
+    assert all(q in text for q in question)
+    assert "Yes, it's condensation" in text
+    comment = ('<div itemprop="comment" itemscope itemtype="https://schema.org/Comment">'
+               '<span itemprop="text">Have you checked whether the fan is on a timer? '
+               'Mine runs for ages after the light goes off.</span></div>')
+    commented = parse(page.replace('<div class="s-prose js-post-body" itemprop="text">',
+                                   comment + '<div class="s-prose js-post-body" itemprop="text">',
+                                   1))
+    posts = [commented.elements[n] for n in commented.answers]
+    assert not any("Have you checked" in "".join(post.itertext()) for post in posts)
+    assert any(question[0] in "".join(post.itertext()) for post in posts)
+    doc = parse(page)
+    unmarked = parse(page.replace('class="s-prose js-post-body" itemprop="text"',
+                                  'class="s-prose js-post-body"', 1))
+    assert len(unmarked.answers) == len(doc.answers) - 1
 
 
 def _post(*parts: str) -> Path:

@@ -439,10 +439,11 @@ def _whole_lists(doc: Document, table: BlockTable, chosen: np.ndarray, length: n
 
 def _all_answers(doc: Document, table: BlockTable, chosen: np.ndarray, length: np.ndarray
                  ) -> np.ndarray:
-    """The blocks of every answer of a Q&A page (``doc.answers``, from its schema.org
-    microdata) once :data:`ANSWER_MIN_CHARS` of some answer's text are chosen: the model
-    judges blocks by their place in the page, and the answers after the first came out as
-    comments far down (a StackExchange page lost its 2nd and 3rd answers)."""
+    """The blocks of the question and every answer of a Q&A page (``doc.answers``, from its
+    schema.org microdata) once :data:`ANSWER_MIN_CHARS` of some post's text are chosen: the
+    model judges blocks by their place in the page, and the answers after the first came out
+    as comments far down (a StackExchange page lost its 2nd and 3rd answers, another its
+    question's first paragraphs)."""
     in_answer = _blocks_under(doc, table, list(doc.answers))
     if length[in_answer & chosen].sum() < ANSWER_MIN_CHARS:
         return np.zeros(len(in_answer), dtype=bool)
