@@ -359,6 +359,36 @@ def test_the_labels_at_the_ends_of_the_text_are_not_main_text():
                    method="auto").text == "Leave a Reply"
 
 
+@pytest.mark.parametrize("inline_refs", [False, True])
+def test_a_call_to_read_another_story_inside_the_text_is_not_main_text(inline_refs,
+                                                                         monkeypatch):
+    """Found on the shared and unseen pages: "Read more: <headline>", "Related: <headline>",
+    "Lire aussi | <headline>" between an article's paragraphs (7 of 1,050 real pages).
+    Only a block that is mostly a link, inside the text: the same words leading a sentence
+    of the article, or a section heading, stay."""
+    from extraction.methods import auto
+
+    monkeypatch.setattr(auto, "INLINE_REFS", inline_refs)
+    para = ("The council approved the new solar farm on Tuesday after a long debate in the "
+            "town hall. Supporters said the plant would power about four thousand homes. ")
+    calls = ('<p>Read more: <a href="/s/1">Wind turbines to rise on the northern ridge next '
+             'spring</a></p>',
+             '<p class="lire">Lire aussi | <a href="/s/2">Sécheresse : plus de trente '
+             'départements déjà soumis à des restrictions</a></p>',
+             '<p>[<a href="/s/3">Related: Why the grid needs more storage</a>]</p>')
+    kept = ('<p>Related to the vote, the mayor said the land lease would run for thirty '
+            'years and bring in about two hundred thousand pounds a year for the town.</p>',
+            '<h2><a href="#related">Related research</a></h2>')
+    body = "".join(f"<p>{para} Paragraph {k}.</p>{calls[k % 3]}" for k in range(3))
+    page = f"<html><body><article>{kept[0]}{body}{kept[1]}<p>{para} End.</p></article></body></html>"
+    text = extract(page, method="auto").text
+    assert all(f"Paragraph {k}." in text for k in range(3)) and text.endswith("End.")
+    assert "Related to the vote" in text and "Related research" in text
+    headlines = ("Wind turbines to rise", "plus de trente départements", "Why the grid")
+    assert not any(h in text for h in headlines) if inline_refs else \
+        all(h in text for h in headlines)
+
+
 @pytest.mark.shared
 def test_a_label_before_the_last_words_of_the_text_stays(extraction_data):
     """cleaneval-dev cedev29: the unclosed <font> of the page's signature owns "Submitted

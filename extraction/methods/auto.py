@@ -90,6 +90,14 @@ _SHARING = (
     r"|e-?mail(?:\s+this)?(?:\s+(?:article|story|page))?|print(?:\s+this)?(?:\s+(?:article|story|page))?"
     r"|printer[-\s]friendly(?:\s+(?:page|version))?|submit|facebook|twitter|linkedin|whatsapp"
     r"|teilen|partager|compartir|compartilhar|condividi|分享(?:到|让更多人看到)?|シェア|공유하기")
+# calls to read another story, at the end of the text or inside it ("Read more: <headline>")
+_READ_ALSO = (
+    r"related(?:\s+(?:articles?|posts?|stories|links|videos|content|news|topics|reading))?"
+    r"|you\s+(?:may|might)\s+also\s+(?:like|enjoy|be\s+interested\s+in)"
+    r"|read\s+(?:more|also|next)|more\s+on\s+this\s+(?:story|topic)|leia\s+(?:também|mais)|veja\s+também"
+    r"|lesen\s+sie\s+(?:auch|mehr)|mehr\s+zum\s+thema|(?:à\s+)?lire\s+aussi|leggi\s+anche|lee\s+también"
+    r"|читайте\s+также|czytaj\s+(?:także|też|więcej)|lees\s+ook|läs\s+också|les\s+også"
+    r"|延伸阅读|推荐阅读|延伸閱讀|あわせて読みたい")
 _SKIP = r"skip\s+to\s+(?:the\s+)?(?:main\s+)?(?:content|article|text)"
 _AFTER_TEXT = (
     r"(?:\d+\s+|no\s+|show\s+|view\s+|read\s+|reader\s+|user\s+)?comments?(?:\s*\(\d+\))?"
@@ -100,12 +108,7 @@ _AFTER_TEXT = (
     r"|(?:blog\s+)?comments\s+powered\s+by\s+disqus|join\s+the\s+(?:discussion|conversation)"
     r"|have\s+your\s+say(?:\s+on\s+this\s+(?:story|article))?|discussion|trackbacks?|no\s+trackbacks"
     r"|\d+\s+likes?"
-    r"|related(?:\s+(?:articles?|posts?|stories|links|videos|content|news|topics|reading))?"
-    r"|(?:you\s+(?:may|might)\s+also\s+(?:like|enjoy|be\s+interested\s+in)|see\s+also|more\s+like\s+this)"
-    r"|read\s+(?:more|also|next)|more\s+on\s+this\s+(?:story|topic)|leia\s+(?:também|mais)|veja\s+também"
-    r"|lesen\s+sie\s+(?:auch|mehr)|mehr\s+zum\s+thema|(?:à\s+)?lire\s+aussi|leggi\s+anche|lee\s+también"
-    r"|читайте\s+также|czytaj\s+(?:także|też|więcej)|lees\s+ook|läs\s+också|les\s+også"
-    r"|延伸阅读|推荐阅读|延伸閱讀|あわせて読みたい"
+    f"|{_READ_ALSO}|see\\s+also|more\\s+like\\s+this"
     r"|follow\s+us(?:\s+on\s+\w+)?|(?:back|go|return)\s+to\s+(?:the\s+)?top(?:\s+of\s+(?:the\s+)?page)?|top\s+of\s+page"
     r"|kommentare?|(?:\d+\s+)?commentaires?|comentarios?|coment[aá]rios?|commenti|reacties|komentarze"
     r"|комментари[ийя]|отзывы|ähnliche\s+artikel|verwandte\s+artikel|articles?\s+similaires"
@@ -122,6 +125,15 @@ def _labels(alternatives: str) -> re.Pattern:
 EDGE_LABEL = _labels(f"{_SHARING}|{_SKIP}")
 TAIL_LABEL = _labels(f"{_SHARING}|{_AFTER_TEXT}")
 EDGE_LABEL_MAX_CHARS = 80
+# [ours] a call to read another story inside the text: a block of at most
+# INLINE_REF_MAX_CHARS characters, the label (_READ_ALSO) then a separator or four words or
+# more ("Read more: <headline>", "Lire aussi | ...", "[Related: ...]"), at least
+# INLINE_REF_MIN_LINKS of it in links, with chosen text before and after it
+INLINE_REFS = True
+INLINE_REF = re.compile(rf"[\W_]*(?:{_READ_ALSO})(?:\s*[:|»>–—-]+\s*|\s+(?=(?:\w+\W+){{3}}\w))\w.*",
+                        re.I | re.S)
+INLINE_REF_MIN_LINKS = 0.5
+INLINE_REF_MAX_CHARS = 200
 # [ours] a page's schema.org microdata may mark its article's text (itemprop="articleBody", as
 # news and blog templates do for search engines).  When at least this share of the chosen
 # text lies inside the marked elements (the markup and the model agree), the chosen blocks
@@ -221,7 +233,8 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     cookie notice or a newsletter box
     (:data:`CONSENT_HINT`), an advertisement's label (:data:`AD_LABEL`) and the labels at
     the ends of the text (:data:`EDGE_LABEL`, :data:`TAIL_LABEL`: "Share this article",
-    "Comments") are left out of any selection that has other blocks.  A page whose blocks
+    "Comments") are left out of any selection that has other blocks, and so are the calls to
+    read another story inside the text (:data:`INLINE_REF`: "Read more: <headline>").  A page whose blocks
     give little text and whose JSON-LD holds a much longer ``articleBody`` (a page rendered
     by its scripts) gives that (``info["source"]``, :data:`JSON_LD_BODY_MAX_CHARS`)."""
     selection = _blocks_selection(doc, favor_cut(favor, threshold), model_dir)
@@ -276,6 +289,11 @@ def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -
     if (chosen & notice).any() and (chosen & ~notice).any():
         chosen = chosen & ~notice
         keep = _text_nodes(table, chosen, body_text)
+    if INLINE_REFS:
+        refs = _inline_refs(table, keep, length)
+        if refs.any():
+            chosen = chosen & ~refs
+            keep = _text_nodes(table, chosen, body_text)
     edges = _edge_labels(table, chosen, keep, length)
     if edges.any():
         chosen = chosen & ~edges
@@ -494,11 +512,7 @@ def _edge_labels(table: BlockTable, chosen: np.ndarray, keep: np.ndarray,
     text nodes of the selection; a block's place is that of its first text node for the
     start and of its last for the end (a block's text can surround another's)."""
     found = np.zeros(len(chosen), dtype=bool)
-    blocks = np.searchsorted(table.ids, table.owner[np.flatnonzero(keep)])
-    firsts = np.unique(blocks, return_index=True)
-    lasts = np.unique(blocks[::-1], return_index=True)
-    by_first = firsts[0][np.argsort(firsts[1])].tolist()
-    by_last = lasts[0][np.argsort(lasts[1])].tolist()          # the last block first
+    by_first, by_last = _text_order(table, keep)
     for order, pattern in ((by_first, EDGE_LABEL), (by_last, TAIL_LABEL)):
         for k in order:
             text = table.texts[k]
@@ -509,6 +523,28 @@ def _edge_labels(table: BlockTable, chosen: np.ndarray, keep: np.ndarray,
     if (chosen & ~found).any():
         return found
     return np.zeros(len(chosen), dtype=bool)
+
+
+def _inline_refs(table: BlockTable, keep: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The chosen blocks inside the text (not its first or last) that call to read another
+    story (:data:`INLINE_REF`: the label, then mostly a link)."""
+    found = np.zeros(len(table.ids), dtype=bool)
+    by_first, _ = _text_order(table, keep)
+    for k in by_first[1:-1]:
+        if length[k] <= INLINE_REF_MAX_CHARS and table.x[k, _LINK_DENSITY] >= INLINE_REF_MIN_LINKS \
+                and INLINE_REF.fullmatch(table.texts[k].strip()) is not None:
+            found[k] = True
+    return found
+
+
+def _text_order(table: BlockTable, keep: np.ndarray) -> tuple[list[int], list[int]]:
+    """The blocks of the kept text nodes ``keep`` in the order of their first text node, and
+    in reverse order of their last (a block's text can surround another's)."""
+    blocks = np.searchsorted(table.ids, table.owner[np.flatnonzero(keep)])
+    firsts = np.unique(blocks, return_index=True)
+    lasts = np.unique(blocks[::-1], return_index=True)
+    return (firsts[0][np.argsort(firsts[1])].tolist(),
+            lasts[0][np.argsort(lasts[1])].tolist())
 
 
 _NOT_AD_LABELS = ("h1", "h2", "h3", "h4", "h5", "h6", "td", "th", "caption", "dt")
