@@ -272,6 +272,34 @@ def test_a_cookie_notice_or_newsletter_box_is_not_main_text():
         f"<html><body><article>{article}{recipe}</article></body></html>", method="auto").text
 
 
+def test_a_newsletter_signup_as_a_section_with_a_form_or_a_long_class_is_not_main_text():
+    """The unseen set's AMP and Arc XP news pages kept their signup boxes: a
+    ``<section class="newsletter-box">`` (a section was never a notice) and a
+    ``b-newsletter-signup-inline`` (two segments after the word).  A section holding a form is a
+    signup box; a section without one stays as it was."""
+    para = ("The council approved the new solar farm on Tuesday after a long debate in the "
+            "town hall. Supporters said the plant would power about four thousand homes. ")
+    boxes = ('<section class="newsletter-box"><h3>Get the Dispatch Science newsletter</h3>'
+             '<p>The week&rsquo;s biggest discoveries, explained. Every Thursday.</p>'
+             '<form action="/subscribe"><input type="email" name="email">'
+             '<button type="submit">Subscribe</button></form></section>',
+             '<div class="b-ad-block b-newsletter-signup-inline"><h3>The Morning Courier</h3>'
+             '<p>Start your day with the stories Lakeshore is talking about. Delivered '
+             'weekdays.</p></div>')
+    for box in boxes:
+        body = "".join(f"<p>{para} Paragraph {k}.</p>" for k in range(2))
+        text = extract(f"<html><body><article>{body}{box}{body.replace('Paragraph', 'Part')}"
+                       "</article></body></html>", method="auto").text
+        assert all(f"Paragraph {k}." in text and f"Part {k}." in text for k in range(2))
+        assert "Every Thursday" not in text and "Delivered weekdays" not in text
+    plain = ('<section class="newsletter"><p>In this issue: the spring fair, the new '
+             'playground on Elm Street and the volunteer day on April 12, with photographs '
+             'from last year.</p></section>')
+    body = "".join(f"<p>{para} Paragraph {k}.</p>" for k in range(2))
+    assert "volunteer day" in extract(f"<html><body><article>{body}{plain}{body}</article>"
+                                      "</body></html>", method="auto").text
+
+
 def test_a_post_tagged_newsletter_or_a_privacy_policy_keeps_its_text():
     """Found by the review of this stop's diff: WordPress's tag-newsletter class on a post's
     <article> took the post out, and a privacy policy lost its "gdpr" and "consent" sections."""

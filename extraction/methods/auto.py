@@ -41,11 +41,12 @@ COMMENT_ITEMS = 3
 # hints): "cookie-banner", "cookie-consent", "gdpr", "newsletter-signup", "m-privacy-consent";
 # a whole token, so that a page's feature flags ("mm-use-consent-management-enabled") on its
 # body never match (nor WordPress's tag-/cat- classes of a post), and only an element holding
-# little text (CONSENT_MAX_CHARS), no h1/h2 and not one of CONSENT_NEVER
+# little text (CONSENT_MAX_CHARS), no h1/h2 and not one of CONSENT_NEVER; at most two
+# segments after the word ("b-newsletter-signup-inline")
 CONSENT_HINT = re.compile(
     r"^(?:(?!tag-|cat-)[a-z]{1,3}-)?(?:privacy-)?(?:cookies?[-_]?(?:banner|notice|bar|consent|popup|modal|wall"
     r"|message|dialog|box|law|policy|overlay|container|info|alert|warning|disclaimer"
-    r"|settings|accept)|consent|gdpr|newsletter)(?:[-_][a-z]+)?$", re.I)
+    r"|settings|accept)|consent|gdpr|newsletter)(?:[-_][a-z]+){0,2}$", re.I)
 # the consent dialogs of consent-management platforms by their class or id (OneTrust,
 # Usercentrics, Didomi, Cookiebot, Quantcast, TrustArc, Sourcepoint, consentmanager): never a
 # page's text, so their heading ("Your privacy") does not save them as it saves a policy's
@@ -178,7 +179,8 @@ _NUMBER = re.compile(r"[-+−–]?[$€£¥]?\s*\d[\d\s.,:/%+−–-]*[a-zA-Z%]{
 FAVOR_CUTS = {"precision": 0.7, "balanced": None, "recall": 0.3}
 
 # elements that hold a page's text, whatever their classes say (WordPress gives a post
-# tagged "newsletter" the class tag-newsletter on its <article>)
+# tagged "newsletter" the class tag-newsletter on its <article>); a <section> holding a form
+# or an input is a signup box all the same
 CONSENT_NEVER = ("html", "body", "main", "article", "section")
 
 
@@ -357,8 +359,11 @@ def _consent_blocks(doc: Document, ids: np.ndarray) -> np.ndarray:
         past = np.searchsorted(headings, doc.end[hinted], "left")
         hinted = hinted[past <= first]
     hinted = np.concatenate((hinted, np.array(vendor, dtype=np.int64)))
-    hinted = hinted[(chars[doc.end[hinted]] - chars[hinted] < CONSENT_MAX_CHARS)
-                    & ~doc.is_tag(CONSENT_NEVER)[hinted]]
+    # a <section> (not a page's article or body) that holds a form is a signup box
+    forms = np.concatenate(([0], np.cumsum(doc.is_tag(("form", "input")))))
+    never = doc.is_tag(CONSENT_NEVER)[hinted] & ~(
+        doc.is_tag(("section",))[hinted] & (forms[doc.end[hinted]] > forms[hinted]))
+    hinted = hinted[(chars[doc.end[hinted]] - chars[hinted] < CONSENT_MAX_CHARS) & ~never]
     mask = np.zeros(doc.size, dtype=bool)
     mask[hinted] = True
     inside = doc.covered(mask)
