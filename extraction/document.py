@@ -91,6 +91,7 @@ class Document:
     json_ld: tuple = ()       # the text of each <script type="application/ld+json">
     answers: tuple = ()       # node ids of the texts of schema.org Answers and Questions
     article_bodies: tuple = ()  # node ids of the elements marked itemprop="articleBody"
+    discussion: bool = False  # the page's schema.org markup names a DiscussionForumPosting
     pruned: int = 0           # subtrees removed by the caller's prune selectors
     targeted: int = 0         # subtrees kept alone by the caller's target selectors
     _sums: dict = field(default_factory=dict, repr=False)
@@ -489,6 +490,7 @@ def parse(html: str | bytes, url: str | None = None, content_type: str | None = 
     doc.pruned, doc.targeted = pruned, targeted
     if _holds(page, "schema.org/Answer"):
         doc.answers = _answer_bodies(doc)
+    doc.discussion = _holds(page, "DiscussionForumPosting")
     if _holds(page, "articleBody"):
         doc.article_bodies = tuple(sorted(
             n for n in map(doc.node_of, _ARTICLE_BODIES(doc.root)) if n is not None))

@@ -589,6 +589,39 @@ def test_the_question_of_a_marked_up_qa_page_is_main_text_with_its_answers():
     assert len(unmarked.answers) == len(doc.answers) - 1
 
 
+@pytest.mark.parametrize("threads", [False, True])
+def test_a_forum_threads_replies_are_main_text(threads, monkeypatch):
+    """The unseen set's phpBB thread lost whole replies and the short lines of others (F1
+    0.81): on a page whose URL is a forum engine's thread path (or whose canonical link is,
+    or whose schema.org markup names a DiscussionForumPosting) every post body of the
+    thread's records is taken; the posts' chrome (author line, "Quote", signatures) stays
+    out.  A page of the same markup at a URL that is no thread reads as before."""
+    from extraction.methods import auto
+
+    monkeypatch.setattr(auto, "THREADS", threads)
+    page = _post("forum-misc-en", "misc-phpbb-01.html").read_bytes()
+    replies = ("Agree with TankDoc, but it's worth ruling out dust from the soil",
+               "Nitrite: 0.5 ppm", "Leave the water alone, no extra water changes")
+    chrome = ("Post by TankDoc", "Patience is the cheapest filter media")
+    for url in ("https://www.thetankroom.co.uk/forum/viewtopic.php?t=48213", None):
+        text = extract(page, url, method="auto").text
+        assert all(r in text for r in replies) if threads else \
+            not any(r in text for r in replies)
+        assert "Hi all, first post after lurking" in text
+        assert not any(c in text for c in chrome) and "Quote" not in text.split("\n")
+    elsewhere = page.replace(b'<link rel="canonical" href="https://www.thetankroom.co.uk/'
+                             b'forum/viewtopic.php?t=48213">', b"")
+    text = extract(elsewhere, "https://www.thetankroom.co.uk/guides/milky-water.html",
+                   method="auto").text
+    assert not any(r in text for r in replies)
+    marked = elsewhere.replace(b"</head>", b'<script type="application/ld+json">{"@type": '
+                               b'"DiscussionForumPosting", "headline": "Milky water"}</script>'
+                               b"</head>", 1)
+    text = extract(marked, "https://www.thetankroom.co.uk/guides/milky-water.html",
+                   method="auto").text
+    assert all(r in text for r in replies) if threads else not any(r in text for r in replies)
+
+
 def _post(*parts: str) -> Path:
     return Path(__file__).parent.parent / "bench" / "extraction_unseen" / Path(*parts)
 

@@ -25,6 +25,7 @@ from ..features import (FEATURE_NAMES, STAGE2_NAMES, BlockTable, block_table, hi
 from ..forest import TreeEnsemble
 from ..metadata import json_ld_article_body
 from ..result import OptionError, Selection, empty
+from ..threads import is_thread, thread_posts
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
 # [ours] when no block reaches the cut, the blocks reaching this share of it are kept (a page
@@ -166,6 +167,7 @@ TABLE_MIN_SHARE = 0.2           # ... and at least this share of its text chosen
 _LINK_DENSITY = FEATURE_NAMES.index("link_density")
 # [ours] a list inside the chosen text is kept whole, see _whole_lists
 WHOLE_LISTS = True
+THREADS = True                   # a discussion thread's posts (extraction.threads)
 LIST_MAX_LINK_SHARE = 0.3        # ... at most this share of its text in links
 LIST_MIN_ITEM_CHARS = 20         # ... and at least this many characters a block on average
 # a cell of a number, an amount, a date or a score ("48", "3.5%", "$1,200", "2-1", "14:30")
@@ -231,7 +233,8 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     ``COMMENT_ITEMS`` comment-hinted elements, gives way to that box when the box is not
     ("comments: container votes").  Where the page marks its article's text
     (``itemprop="articleBody"``) and the selection mostly lies in it, the selection ends with
-    it and takes its content-like blocks (:data:`ARTICLE_BODY_SHARE`).  The blocks of a
+    it and takes its content-like blocks (:data:`ARTICLE_BODY_SHARE`).  On a discussion
+    thread (:mod:`extraction.threads`) the post bodies of every post are taken.  The blocks of a
     cookie notice or a newsletter box
     (:data:`CONSENT_HINT`), an advertisement's label (:data:`AD_LABEL`) and the labels at
     the ends of the text (:data:`EDGE_LABEL`, :data:`TAIL_LABEL`: "Share this article",
@@ -279,6 +282,8 @@ def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -
     grown = grown | _whole_tables(doc, table, grown, length, body_text)
     if WHOLE_LISTS:
         grown = grown | _whole_lists(doc, table, grown, length, body_text)
+    if THREADS and relaxed in (False, "model cut") and is_thread(doc):
+        grown = grown | thread_posts(doc, table, grown, length)
     if (grown != chosen).any():
         chosen = grown
         keep = _text_nodes(table, chosen, body_text)
