@@ -622,6 +622,27 @@ def test_a_forum_threads_replies_are_main_text(threads, monkeypatch):
     assert all(r in text for r in replies) if threads else not any(r in text for r in replies)
 
 
+@pytest.mark.parametrize("chrome", [False, True])
+def test_a_forum_posts_short_chrome_is_not_main_text(chrome, monkeypatch):
+    """The unseen set's Polish phpBB forum and Discourse thread kept each post's "Cytuj"
+    (Quote), "Post autor: ..." and "Na górę" (Top) lines, and the author lines and "N Likes"
+    of Discourse: in a thread's records, a chosen block outside the post bodies of at most
+    80 characters is left out; the posts' text stays."""
+    from extraction.methods import auto
+
+    monkeypatch.setattr(auto, "THREAD_CHROME", chrome)
+    polish = extract(_post("europe", "eu-pl-forum-01.html").read_bytes(), method="auto").text
+    discourse = extract(_post("forum-misc-en", "misc-discourse-01.html").read_bytes(),
+                        method="auto").text
+    chrome_lines = (("Cytuj", "Post autor:", "Na górę"),
+                    ("6 Likes", "kessel_works (Tomas Kessel)"))
+    for text, lines in zip((polish, discourse), chrome_lines):
+        assert not any(line in text for line in lines) if chrome else \
+            all(line in text for line in lines)
+    assert "Dobry pomysł, nie wpadłbym na to." in polish
+    assert len(polish) > 4000 and len(discourse) > 5000
+
+
 def _post(*parts: str) -> Path:
     return Path(__file__).parent.parent / "bench" / "extraction_unseen" / Path(*parts)
 

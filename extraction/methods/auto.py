@@ -168,6 +168,8 @@ _LINK_DENSITY = FEATURE_NAMES.index("link_density")
 # [ours] a list inside the chosen text is kept whole, see _whole_lists
 WHOLE_LISTS = True
 THREADS = True                   # a discussion thread's posts (extraction.threads)
+THREAD_CHROME = True             # ... without the posts' short blocks outside their bodies
+THREAD_CHROME_CHARS = 80         # ("Quote", "Post by X » date", "2 Likes")
 LIST_MAX_LINK_SHARE = 0.3        # ... at most this share of its text in links
 LIST_MIN_ITEM_CHARS = 20         # ... and at least this many characters a block on average
 # a cell of a number, an amount, a date or a score ("48", "3.5%", "$1,200", "2-1", "14:30")
@@ -234,7 +236,8 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     ("comments: container votes").  Where the page marks its article's text
     (``itemprop="articleBody"``) and the selection mostly lies in it, the selection ends with
     it and takes its content-like blocks (:data:`ARTICLE_BODY_SHARE`).  On a discussion
-    thread (:mod:`extraction.threads`) the post bodies of every post are taken.  The blocks of a
+    thread (:mod:`extraction.threads`) the post bodies of every post are taken and the
+    posts' short blocks outside them (:data:`THREAD_CHROME_CHARS`) left out.  The blocks of a
     cookie notice or a newsletter box
     (:data:`CONSENT_HINT`), an advertisement's label (:data:`AD_LABEL`) and the labels at
     the ends of the text (:data:`EDGE_LABEL`, :data:`TAIL_LABEL`: "Share this article",
@@ -283,7 +286,10 @@ def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -
     if WHOLE_LISTS:
         grown = grown | _whole_lists(doc, table, grown, length, body_text)
     if THREADS and relaxed in (False, "model cut") and is_thread(doc):
-        grown = grown | thread_posts(doc, table, grown, length)
+        bodies, records = thread_posts(doc, table, grown, length)
+        grown = grown | bodies
+        if THREAD_CHROME:
+            grown = grown & ~(records & ~bodies & (length <= THREAD_CHROME_CHARS))
     if (grown != chosen).any():
         chosen = grown
         keep = _text_nodes(table, chosen, body_text)
