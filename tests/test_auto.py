@@ -417,6 +417,24 @@ def test_a_call_to_read_another_story_inside_the_text_is_not_main_text(inline_re
         all(h in text for h in headlines)
 
 
+@pytest.mark.parametrize("call, advert", [
+    ("Baca juga: ", "Iklan"), ("Читайте також: ", "Реклама"), ("اقرأ أيضا: ", "إعلان"),
+    ("עוד בנושא: ", "פרסומת"), ("यह भी पढ़ें: ", "विज्ञापन"), ("Xem thêm: ", "Quảng cáo"),
+    ("Διαβάστε επίσης: ", "Διαφήμιση"), ("İlgili haberler: ", "Reklam")])
+def test_read_also_and_advertisement_labels_of_more_languages(call, advert):
+    """Labels of languages the lists lacked (the unseen Hebrew page kept "עוד בנושא:" and
+    "פרסומת"): a call to read another story inside the text, and an advertisement slot's
+    label, are left out."""
+    para = ("The council approved the new solar farm on Tuesday after a long debate in the "
+            "town hall. Supporters said the plant would power about four thousand homes. ")
+    page = (f"<html><body><article><p>{para} One.</p><p>{call}<a href='/s/1'>Wind turbines to "
+            f"rise on the northern ridge next spring</a></p><p>{para} Two.</p><div>{advert}"
+            f"</div><p>{para} Three.</p></article></body></html>")
+    text = extract(page, method="auto").text
+    assert all(f"homes.  {k}." in text or f"homes. {k}." in text for k in ("One", "Two", "Three"))
+    assert "Wind turbines" not in text and advert not in text.split("\n")
+
+
 @pytest.mark.shared
 def test_a_label_before_the_last_words_of_the_text_stays(extraction_data):
     """cleaneval-dev cedev29: the unclosed <font> of the page's signature owns "Submitted

@@ -73,7 +73,8 @@ AD_LABEL = re.compile(
     r"|anzeige|werbung|weiter(?:lesen)?\s+nach\s+der\s+anzeige|publicit[ée]s?"
     r"|la\s+suite\s+apr[eè]s\s+(?:cette\s+|la\s+)?publicit[ée]|publicidad|publicidade"
     r"|anuncio|an[uú]ncio|pubblicit[àa]|advertenties?|annons(?:er)?|annonse|mainos|reklam[ae]"
-    r"|реклама|广告|廣告|広告|スポンサーリンク|광고)[\W_]*",
+    r"|реклама|广告|廣告|広告|スポンサーリンク|광고|reklam|iklan|quảng\s+cáo|διαφήμιση|विज्ञापन"
+    r"|إعلان|اعلان|פרסומת|โฆษณา)[\W_]*",
     re.I)
 AD_LABEL_MAX_CHARS = 80
 # [ours] what a page prints around its text: a call to share it ("Share this article", "Tweet",
@@ -98,7 +99,11 @@ _READ_ALSO = (
     r"|you\s+(?:may|might)\s+also\s+(?:like|enjoy|be\s+interested\s+in)"
     r"|read\s+(?:more|also|next)|more\s+on\s+this\s+(?:story|topic)|leia\s+(?:também|mais)|veja\s+também"
     r"|lesen\s+sie\s+(?:auch|mehr)|mehr\s+zum\s+thema|(?:à\s+)?lire\s+aussi|leggi\s+anche|lee\s+también"
-    r"|читайте\s+также|czytaj\s+(?:także|też|więcej)|lees\s+ook|läs\s+också|les\s+også"
+    r"|читайте\s+(?:также|також)|czytaj\s+(?:także|też|więcej)|zobacz\s+(?:też|także)"
+    r"|lees\s+ook|läs\s+också|les\s+også|čtěte\s+také|přečtěte\s+si\s+také"
+    r"|baca\s+juga|artikel\s+terkait|xem\s+thêm|tin\s+liên\s+quan|đọc\s+thêm"
+    r"|ayrıca\s+okuyun|ilgili\s+haberler|διαβάστε\s+(?:επίσης|ακόμη)|यह\s+भी\s+पढ़ें|ये\s+भी\s+पढ़ें"
+    r"|اقرأ\s+(?:أيضا|أيضاً|ايضا)|עוד\s+בנושא|קראו\s+(?:עוד|גם)"
     r"|延伸阅读|推荐阅读|延伸閱讀|あわせて読みたい")
 _SKIP = r"skip\s+to\s+(?:the\s+)?(?:main\s+)?(?:content|article|text)"
 _AFTER_TEXT = (
