@@ -3,6 +3,7 @@
     python bench/extraction.py [--tools auto,e1,...,trafilatura] [--sets ...] [--quick N]
     python bench/extraction.py --sets unseen --warm --no-pathological   # bench/extraction_unseen
     python bench/extraction.py --sets heldout --warm --no-pathological  # bench/extraction_heldout
+    python bench/extraction.py --sets heldout2 --warm --no-pathological # bench/extraction_heldout2
     python bench/extraction.py --tools auto-precision,auto,auto-recall --no-pathological
 
 Each tool runs in its own process, one after the other (single core, no contention), over
@@ -91,8 +92,8 @@ def _pages(sets: list[str], quick: int | None):
 
 
 def _expand(name: str) -> list[str]:
-    """'unseen' / 'heldout' is every page folder of bench/extraction_unseen /
-    bench/extraction_heldout; any other name is itself."""
+    """'unseen' / 'heldout' / 'heldout2' is every page folder of bench/extraction_unseen /
+    bench/extraction_heldout / bench/extraction_heldout2; any other name is itself."""
     from extraction.datasets import PROJECT_SETS, project_folders
 
     return project_folders(name) if name in PROJECT_SETS else [name]
@@ -195,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tools", default=",".join(OURS + REFERENCES))
     ap.add_argument("--sets", default=",".join(EVAL_SETS),
                     help="set names of shared/extraction, folders holding a gold.jsonl, "
-                         "'unseen' (bench/extraction_unseen) or 'heldout' "
-                         "(bench/extraction_heldout)")
+                         "'unseen' (bench/extraction_unseen), 'heldout' "
+                         "(bench/extraction_heldout) or 'heldout2' (bench/extraction_heldout2)")
     ap.add_argument("--quick", type=int, default=None, help="only the first N pages of a set")
     ap.add_argument("--no-pathological", action="store_true")
     ap.add_argument("--warm", action="store_true",

@@ -1,4 +1,5 @@
-"""The pages written for the project (bench/extraction_unseen, bench/extraction_heldout):
+"""The pages written for the project (bench/extraction_unseen, bench/extraction_heldout,
+bench/extraction_heldout2):
 well-formed, and every gold token is text the page shows, so that a tool's score there
 measures the tool, not the data."""
 from collections import Counter
@@ -12,18 +13,22 @@ from extraction.evaluation import tokens
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 UNSEEN, HELDOUT = BENCH / "extraction_unseen", BENCH / "extraction_heldout"
-FOLDERS = sorted(d for top in (UNSEEN, HELDOUT) for d in top.iterdir()
+HELDOUT2 = BENCH / "extraction_heldout2"
+FOLDERS = sorted(d for top in (UNSEEN, HELDOUT, HELDOUT2) for d in top.iterdir()
                  if (d / "gold.jsonl").is_file())
 
 
-def test_the_folders_hold_48_and_24_pages():
+def test_the_folders_hold_48_24_and_24_pages():
     unseen = [d for d in FOLDERS if d.parent == UNSEEN]
     heldout = [d for d in FOLDERS if d.parent == HELDOUT]
+    heldout2 = [d for d in FOLDERS if d.parent == HELDOUT2]
     assert [d.name for d in unseen] == ["asia-rtl", "blog-docs-en", "europe", "forum-misc-en",
                                         "news-en", "zh"]
     assert [d.name for d in heldout] == ["cjk", "mixed-en", "world"]
+    assert [d.name for d in heldout2] == ["en-web", "threads", "world2"]
     assert sum(len(load(str(d)).pages) for d in unseen) == 48
     assert sum(len(load(str(d)).pages) for d in heldout) == 24
+    assert sum(len(load(str(d)).pages) for d in heldout2) == 24
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda d: d.name)
