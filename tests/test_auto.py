@@ -408,7 +408,8 @@ def test_a_call_to_read_another_story_inside_the_text_is_not_main_text(inline_re
             'years and bring in about two hundred thousand pounds a year for the town.</p>',
             '<h2><a href="#related">Related research</a></h2>')
     body = "".join(f"<p>{para} Paragraph {k}.</p>{calls[k % 3]}" for k in range(3))
-    page = f"<html><body><article>{kept[0]}{body}{kept[1]}<p>{para} End.</p></article></body></html>"
+    page = (f"<html><body><article>{kept[0]}{body}{kept[1]}<p>{para} End.</p></article>"
+            "</body></html>")
     text = extract(page, method="auto").text
     assert all(f"Paragraph {k}." in text for k in range(3)) and text.endswith("End.")
     assert "Related to the vote" in text and "Related research" in text

@@ -243,13 +243,13 @@ def extract_auto(doc: Document, siblings: Sequence[Document] = (), *,
     it and takes its content-like blocks (:data:`ARTICLE_BODY_SHARE`).  On a discussion
     thread (:mod:`extraction.threads`) the post bodies of every post are taken and the
     posts' short blocks outside them (:data:`THREAD_CHROME_CHARS`) left out.  The blocks of a
-    cookie notice or a newsletter box
-    (:data:`CONSENT_HINT`), an advertisement's label (:data:`AD_LABEL`) and the labels at
-    the ends of the text (:data:`EDGE_LABEL`, :data:`TAIL_LABEL`: "Share this article",
-    "Comments") are left out of any selection that has other blocks, and so are the calls to
-    read another story inside the text (:data:`INLINE_REF`: "Read more: <headline>").  A page whose blocks
-    give little text and whose JSON-LD holds a much longer ``articleBody`` (a page rendered
-    by its scripts) gives that (``info["source"]``, :data:`JSON_LD_BODY_MAX_CHARS`)."""
+    cookie notice or a newsletter box (:data:`CONSENT_HINT`), an advertisement's label
+    (:data:`AD_LABEL`) and the labels at the ends of the text (:data:`EDGE_LABEL`,
+    :data:`TAIL_LABEL`: "Share this article", "Comments") are left out of any selection that
+    has other blocks, and so are the calls to read another story inside the text
+    (:data:`INLINE_REF`: "Read more: <headline>").  A page whose blocks give little text and
+    whose JSON-LD holds a much longer ``articleBody`` (a page rendered by its scripts) gives
+    that (``info["source"]``, :data:`JSON_LD_BODY_MAX_CHARS`)."""
     selection = _blocks_selection(doc, favor_cut(favor, threshold), model_dir)
     if doc.json_ld and len(selection.text) < JSON_LD_BODY_MAX_CHARS:
         return _json_ld_body(doc, selection) or selection
