@@ -2,19 +2,22 @@
 
 A forum thread's replies are its content, but ``auto``'s model judges blocks by their place in
 the page: on a phpBB thread it kept the opening post and dropped whole replies and the short
-lines of others ("Nitrite: 0.5 ppm").  On a page that says it is a thread (:func:`is_thread`:
-its URL has a forum engine's thread path, or its schema.org markup a
-``DiscussionForumPosting``), the posts are the records of a group of at least
-:data:`MIN_RECORDS` sibling elements of the same tag and first class; when at least two of
-them, and at least half, hold chosen text, every block inside the post bodies of all the
-records is taken.  A post body is where the record's long chosen blocks (at least
-:data:`BODY_CHARS` characters) sit: the element owning the text, or the parent of a
-paragraph-like owner, found at the same path (tags and first classes from the record down) in
-at least two records.
-The records' other blocks (author lines, "Quote" buttons, like counts, signatures) are
+lines of others ("Nitrite: 0.5 ppm"); on Vanilla and old Reddit pages it kept the opening post
+alone.  On a page that says it is a thread (:func:`is_thread`: its URL has a forum engine's
+thread path, or its schema.org markup a ``DiscussionForumPosting``), the posts are the records
+of a group of at least :data:`MIN_RECORDS` sibling elements of the same tag and first class,
+most of which hold two blocks or more (not an article's paragraphs).  A post body is where a
+record's long blocks (at least :data:`BODY_CHARS` characters) sit: the element owning the
+text, or the parent of a paragraph-like owner, found at the same path (tags and first classes
+from the record down) in several records.  The group is the one whose records hold the chosen
+text (two of them or more, and at least half); when no group does (the model chose the
+opening post, which sits apart from the replies), the group whose post bodies hold the most
+text of long blocks with at most :data:`REPLY_MAX_LINKS` of it in links, at the same path in
+at least half of its records.  Every block inside the post bodies of all its records is
+taken; the records' other blocks (author lines, "Quote" buttons, like counts, signatures) are
 returned too: ``auto`` leaves the short ones out.
 
-Without the gate the same rule changed 26 of the 1,026 real pages of the shared and unseen
+Without the gate the first rule changed 26 of the 1,026 real pages of the shared and unseen
 sets, 17 of them for the worse (blog comments, a site's repeated teasers): it is a thread rule,
 not a page rule.
 """
@@ -26,15 +29,20 @@ from collections import Counter
 import numpy as np
 
 from .document import Document, tag_code
-from .features import BlockTable
+from .features import FEATURE_NAMES, BlockTable
+
+_LINK_DENSITY = FEATURE_NAMES.index("link_density")
 
 # a forum engine's thread URL: phpBB, vBulletin, XenForo/Discourse/Flarum/NodeBB, SMF,
-# Invision, Reddit-like comment pages, Chinese BBS
+# Invision, Reddit-like comment pages, Lemmy, Discuz!, Tieba, 2ch/5ch, Chinese BBS
 THREAD_URL = re.compile(
     r"viewtopic\.php|showthread\.php|/threads?/|/t/[^/?#]+/\d+|/topic/|forumthread"
-    r"|readboardthread|/comments/|/discussions?/|showtopic=|index\.php\?topic=", re.I)
+    r"|readboardthread|/comments/|/discussions?/|showtopic=|index\.php\?topic="
+    r"|/post/\d+|/thread-\d+[-\d]*\.html|mod=viewthread|tieba\.baidu\.com/p/\d+|/read\.cgi/",
+    re.I)
 MIN_RECORDS = 3
 BODY_CHARS = 100
+REPLY_MAX_LINKS = 0.3  # a reply group's long blocks: at most this share of their text in links
 MAX_UP = 12            # ancestors walked from a chosen block to find its record
 _PARAGRAPH_LIKE = frozenset(tag_code(t) for t in (
     "p", "li", "ul", "ol", "blockquote", "pre", "table", "dl", "h2", "h3", "h4"))
@@ -68,30 +76,70 @@ def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
     found = np.zeros(len(ids), dtype=bool)
     inside = np.zeros(len(ids), dtype=bool)
     owners, picked, lengths = ids.tolist(), chosen.tolist(), length.tolist()
+    links = table.x[:, _LINK_DENSITY]
     paths = _Paths(doc)
+    groups = []
     for records in _record_groups(doc, ids[chosen & (ids < doc.size)], paths):
-        spans = list(zip(np.searchsorted(ids, records, "left").tolist(),
-                         np.searchsorted(ids, doc.end[records], "left").tolist()))
-        bodies: Counter = Counter()
-        holding = 0
-        for r, (lo, hi) in zip(records, spans):
-            long = {paths.up(_body_of(doc, owners[k]), r) for k in range(lo, hi)
-                    if picked[k] and owners[k] < doc.size and lengths[k] >= BODY_CHARS}
-            if long:
-                holding += 1
-                bodies.update(long)
+        spans = _spans(doc, ids, records)
+        holding, bodies = _bodies(doc, records, spans, owners, picked, lengths, paths)
         if holding < 2 or 2 * holding < len(records):
             continue
-        wanted = {path for path, count in bodies.items() if count >= 2}
-        sizes = {len(path) for path in wanted}
+        groups.append((records, spans, {path for path, count in bodies.items() if count >= 2}))
+    if not groups:                          # the replies, apart from the chosen opening post
+        light = (length >= BODY_CHARS) & (links <= REPLY_MAX_LINKS) & (ids < doc.size)
+        light_list = light.tolist()
+        best, best_text = None, 0.0
+        for records in _record_groups(doc, ids[light], paths):
+            spans = _spans(doc, ids, records)
+            holding, bodies = _bodies(doc, records, spans, owners, light_list, lengths, paths)
+            need = max(2, (len(records) + 1) // 2)
+            wanted = {path for path, count in bodies.items() if count >= need}
+            if holding < need or not wanted:
+                continue
+            text = sum(lengths[k] for r, (lo, hi) in zip(records, spans) for k in range(lo, hi)
+                       if light_list[k] and _under(paths.up(owners[k], r), wanted))
+            if text > best_text:
+                best, best_text = (records, spans, wanted), text
+        if best is not None:
+            groups.append(best)
+    for records, spans, wanted in groups:
         for r, (lo, hi) in zip(records, spans):
             inside[lo:hi] = True
             for k in range(lo, hi):
-                if owners[k] < doc.size:
-                    up = paths.up(owners[k], r)
-                    if any(up[len(up) - n:] in wanted for n in sizes if n <= len(up)):
-                        found[k] = True
+                if owners[k] < doc.size and _under(paths.up(owners[k], r), wanted):
+                    found[k] = True
     return found, inside
+
+
+def _spans(doc: Document, ids: np.ndarray, records: list[int]) -> list[tuple[int, int]]:
+    """The range of block indexes inside each record."""
+    return list(zip(np.searchsorted(ids, records, "left").tolist(),
+                    np.searchsorted(ids, doc.end[records], "left").tolist()))
+
+
+def _bodies(doc: Document, records: list[int], spans: list[tuple[int, int]],
+            owners: list[int], picked: list[bool], lengths: list[float], paths: "_Paths"
+            ) -> tuple[int, Counter]:
+    """How many ``records`` hold a ``picked`` block of :data:`BODY_CHARS` characters or more,
+    and how many records hold one at each body path; none when most records are one block."""
+    bodies: Counter = Counter()
+    holding = 0
+    if sum(hi - lo >= 2 for lo, hi in spans) * 2 < len(records):
+        return 0, bodies            # records of one block: paragraphs, not posts
+    for r, (lo, hi) in zip(records, spans):
+        long = {paths.up(_body_of(doc, owners[k]) if owners[k] != r else r, r)
+                for k in range(lo, hi)
+                if picked[k] and owners[k] < doc.size and lengths[k] >= BODY_CHARS}
+        if long:
+            holding += 1
+            bodies.update(long)
+    return holding, bodies
+
+
+def _under(up: tuple, wanted: set) -> bool:
+    """Whether the element of path ``up`` (from it up to its record) lies in a body at one of
+    the paths ``wanted``."""
+    return any(up[len(up) - len(w):] == w for w in wanted if len(w) <= len(up))
 
 
 class _Paths:

@@ -290,8 +290,10 @@ def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -
     grown = grown | _whole_tables(doc, table, grown, length, body_text)
     if WHOLE_LISTS:
         grown = grown | _whole_lists(doc, table, grown, length, body_text)
-    if THREADS and relaxed in (False, "model cut") and is_thread(doc):
+    posts = False
+    if THREADS and is_thread(doc):
         bodies, records = thread_posts(doc, table, grown, length)
+        posts = bool(bodies.any())
         grown = grown | bodies
         if THREAD_CHROME:
             grown = grown & ~(records & ~bodies & (length <= THREAD_CHROME_CHARS))
@@ -317,7 +319,8 @@ def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -
         chosen = chosen & ~edges
         keep = _text_nodes(table, chosen, body_text)
     comments = length * table.x[:, FEATURE_NAMES.index("hint_comment")]
-    if relaxed != "container votes" and _share(length, comments, chosen) > COMMENT_SHARE \
+    if relaxed != "container votes" and not posts \
+            and _share(length, comments, chosen) > COMMENT_SHARE \
             and _hinted_items(doc, table.ids[chosen]) >= COMMENT_ITEMS:
         box_chosen, box_keep = _box_selection(doc, table, body_text)
         if box_keep.any() and _share(length, comments, box_chosen) <= COMMENT_SHARE:
