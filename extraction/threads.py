@@ -7,9 +7,9 @@ alone.  On a page that says it is a thread (:func:`is_thread`: its URL has a for
 thread path, or its schema.org markup a ``DiscussionForumPosting``), the posts are the records
 of a group of at least :data:`MIN_RECORDS` sibling elements of the same tag and first class,
 most of which hold two blocks or more (not an article's paragraphs).  A post body is where a
-record's long blocks (at least :data:`BODY_CHARS` characters) sit: the element owning the
-text, or the parent of a paragraph-like owner, found at the same path (tags and first classes
-from the record down) in several records.  The group is the one whose records hold the chosen
+record's long blocks (at least :data:`BODY_CHARS` characters, a CJK character counting
+three) sit: the element owning the text, or the parent of a paragraph-like owner, found at
+the same path (tags and first classes from the record down) in several records.  The group is the one whose records hold the chosen
 text (two of them or more, and at least half); when no group does (the model chose the
 opening post, which sits apart from the replies), the group whose post bodies hold the most
 text of long blocks with at most :data:`REPLY_MAX_LINKS` of it in links, at the same path in
@@ -42,6 +42,8 @@ THREAD_URL = re.compile(
     re.I)
 MIN_RECORDS = 3
 BODY_CHARS = 100
+CJK_EXTRA = 2          # a Chinese, Japanese or Korean character counts 1 + this in BODY_CHARS
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 REPLY_MAX_LINKS = 0.3  # a reply group's long blocks: at most this share of their text in links
 MAX_UP = 12            # ancestors walked from a chosen block to find its record
 _PARAGRAPH_LIKE = frozenset(tag_code(t) for t in (
@@ -75,7 +77,9 @@ def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
     ids = table.ids
     found = np.zeros(len(ids), dtype=bool)
     inside = np.zeros(len(ids), dtype=bool)
-    owners, picked, lengths = ids.tolist(), chosen.tolist(), length.tolist()
+    lengths = _weighted(length.tolist(), table.texts)
+    length = np.array(lengths)
+    owners, picked = ids.tolist(), chosen.tolist()
     links = table.x[:, _LINK_DENSITY]
     paths = _Paths(doc)
     groups = []
@@ -109,6 +113,13 @@ def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
                 if owners[k] < doc.size and _under(paths.up(owners[k], r), wanted):
                     found[k] = True
     return found, inside
+
+
+def _weighted(lengths: list[float], texts: list[str]) -> list[float]:
+    """Block lengths for :data:`BODY_CHARS`, a CJK character counting ``1 + CJK_EXTRA`` (a
+    Tieba or 5ch reply of 40 characters says as much as an English one of 120)."""
+    return [n + CJK_EXTRA * len(_CJK.findall(text)) if n < BODY_CHARS else n
+            for n, text in zip(lengths, texts)]
 
 
 def _spans(doc: Document, ids: np.ndarray, records: list[int]) -> list[tuple[int, int]]:
