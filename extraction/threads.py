@@ -188,9 +188,10 @@ class _Paths:
 
 
 def _record_groups(doc: Document, owners: np.ndarray, paths: _Paths) -> list[list[int]]:
-    """The groups of records holding the blocks owned by ``owners``: for each, the nearest
-    ancestor-or-self whose parent has at least :data:`MIN_RECORDS` element children of its
-    signature, and those children."""
+    """The groups of records holding the blocks owned by ``owners``: each ancestor-or-self (up
+    to :data:`MAX_UP` levels) whose parent has at least :data:`MIN_RECORDS` element children
+    of its signature, and those children (a Discuz! post's table rows and, above them, the
+    posts)."""
     groups: dict[tuple[int, tuple[int, str]], list[int]] = {}
     children: dict[int, dict[tuple[int, str], list[int]]] = {}
     seen: set[int] = set()
@@ -209,8 +210,7 @@ def _record_groups(doc: Document, owners: np.ndarray, paths: _Paths) -> list[lis
             signature = paths.signature(node)
             kids = children[parent][signature]
             if len(kids) >= MIN_RECORDS:
-                groups[(parent, signature)] = kids
-                break
+                groups[(parent, signature)] = kids     # and on up: posts around rows
             node = parent
     return list(groups.values())
 

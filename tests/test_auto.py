@@ -685,6 +685,18 @@ def test_the_replies_of_a_thread_apart_from_its_opening_post_are_main_text(page_
         assert reply in page.gold and reply in text and reply not in plain
 
 
+def test_a_threads_posts_are_found_above_the_rows_inside_each_post(monkeypatch):
+    """The unseen Discuz! thread lays each post out as a table: the nearest repeated records
+    above a reply are its table rows, one block each; the posts are found further up."""
+    from extraction.methods import auto
+
+    page = next(p for p in load(str(_post("threads"))).pages if p.id == "thr-discuz-01")
+    now = score({page.id: page.gold}, {page.id: extract(page.html(), page.url).text})
+    monkeypatch.setattr(auto, "THREADS", False)
+    before = score({page.id: page.gold}, {page.id: extract(page.html(), page.url).text})
+    assert now.f1 >= 0.95 > 0.9 > before.f1 and now.precision > before.precision + 0.1
+
+
 def _post(*parts: str) -> Path:
     return Path(__file__).parent.parent / "bench" / "extraction_unseen" / Path(*parts)
 
