@@ -812,12 +812,7 @@ def read_metadata(doc: Document) -> dict[str, Any]:
     declared = (html.get("lang") or html.get(_XML_LANG)) if html is not None else None
     out["declared_language"] = declared or out.pop("content_language", None)
     base = page_base(doc)
-    links: dict[str, str] = {}
-    for link in doc.root.iterfind(".//link"):
-        href = (link.get("href") or "").strip()
-        for rel in (link.get("rel") or "").lower().split():
-            if href and rel in ("canonical", "license", "image_src"):
-                links.setdefault(rel, href)
+    links = link_hrefs(doc)
     if "canonical" in links:      # (relative to the page, or to its <base>: "/news/story-1")
         out["canonical_url"] = resolved(base, links["canonical"])
     rel_links = _rel_links(doc, base)
@@ -903,6 +898,18 @@ def _web_url(base: str | None, href: str | None, relative: bool = False) -> str 
     if url and url.lower().startswith(("http://", "https://")):
         return url
     return href if relative and url and ":" not in href.split("/", 1)[0] else None
+
+
+def link_hrefs(doc: Document, rels: tuple[str, ...] = ("canonical", "license", "image_src")
+               ) -> dict[str, str]:
+    """The href (as written, stripped) of the page's first ``<link>`` of each of ``rels``."""
+    links: dict[str, str] = {}
+    for link in doc.root.iterfind(".//link"):
+        href = (link.get("href") or "").strip()
+        for rel in (link.get("rel") or "").lower().split():
+            if href and rel in rels:
+                links.setdefault(rel, href)
+    return links
 
 
 def page_base(doc: Document) -> str | None:

@@ -3,19 +3,19 @@
 A forum thread's replies are its content, but ``auto``'s model judges blocks by their place in
 the page: on a phpBB thread it kept the opening post and dropped whole replies and the short
 lines of others ("Nitrite: 0.5 ppm"); on Vanilla and old Reddit pages it kept the opening post
-alone.  On a page that says it is a thread (:func:`is_thread`: its URL has a forum engine's
+alone. On a page that says it is a thread (:func:`is_thread`: its URL has a forum engine's
 thread path, or its schema.org markup a ``DiscussionForumPosting``), the posts are the records
 of a group of at least :data:`MIN_RECORDS` sibling elements of the same tag and first class,
-most of which hold two blocks or more (not an article's paragraphs).  A post body is where a
-record's long blocks (at least :data:`BODY_CHARS` characters, a CJK character counting
-three) sit: the element owning the text, or the parent of a paragraph-like owner, found at
-the same path (tags and first classes from the record down) in several records.  The group is the one whose records hold the chosen
-text (two of them or more, and at least half); when no group does (the model chose the
-opening post, which sits apart from the replies), the group whose post bodies hold the most
-text of long blocks with at most :data:`REPLY_MAX_LINKS` of it in links, at the same path in
-at least half of its records.  Every block inside the post bodies of all its records is
-taken; the records' other blocks (author lines, "Quote" buttons, like counts, signatures) are
-returned too: ``auto`` leaves the short ones out.
+most of which hold two blocks or more (not an article's paragraphs). A post body is where a
+record's long blocks (at least :data:`BODY_CHARS` characters, a CJK character counting three)
+sit: the element owning the text, or the parent of a paragraph-like owner, found at the same
+path (tags and first classes from the record down) in several records. The group is the one
+whose records hold the chosen text (two of them or more, and at least half); when no group does
+(the model chose the opening post, which sits apart from the replies), the group whose post
+bodies hold the most text of long blocks with at most :data:`REPLY_MAX_LINKS` of it in links,
+at the same path in at least half of its records. Every block inside the post bodies of all its
+records is taken; the records' other blocks (author lines, "Quote" buttons, like counts,
+signatures) are returned too: ``auto`` leaves the short ones out.
 
 Without the gate the first rule changed 26 of the 1,026 real pages of the shared and unseen
 sets, 17 of them for the worse (blog comments, a site's repeated teasers): it is a thread rule,
@@ -28,8 +28,10 @@ from collections import Counter
 
 import numpy as np
 
+from .chars import CJK_RE
 from .document import Document, tag_code
 from .features import FEATURE_NAMES, BlockTable
+from .metadata import link_hrefs
 
 _LINK_DENSITY = FEATURE_NAMES.index("link_density")
 
@@ -43,7 +45,6 @@ THREAD_URL = re.compile(
 MIN_RECORDS = 3
 BODY_CHARS = 100
 CJK_EXTRA = 2          # a Chinese, Japanese or Korean character counts 1 + this in BODY_CHARS
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 REPLY_MAX_LINKS = 0.3  # a reply group's long blocks: at most this share of their text in links
 MAX_UP = 12            # ancestors walked from a chosen block to find its record
 _PARAGRAPH_LIKE = frozenset(tag_code(t) for t in (
@@ -56,17 +57,8 @@ def is_thread(doc: Document) -> bool:
     (``doc.discussion``)."""
     if doc.discussion:
         return True
-    url = doc.url or _canonical(doc)
+    url = doc.url or link_hrefs(doc, ("canonical",)).get("canonical")
     return bool(url and THREAD_URL.search(url))
-
-
-def _canonical(doc: Document) -> str | None:
-    """The href of the page's ``<link rel="canonical">``, if any."""
-    head = doc.root.find("head")
-    for link in head.iter("link") if head is not None else ():
-        if "canonical" in (link.get("rel") or "").lower().split():
-            return link.get("href")
-    return None
 
 
 def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
@@ -78,9 +70,7 @@ def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
     found = np.zeros(len(ids), dtype=bool)
     inside = np.zeros(len(ids), dtype=bool)
     lengths = _weighted(length.tolist(), table.texts)
-    length = np.array(lengths)
     owners, picked = ids.tolist(), chosen.tolist()
-    links = table.x[:, _LINK_DENSITY]
     paths = _Paths(doc)
     groups = []
     for records in _record_groups(doc, ids[chosen & (ids < doc.size)], paths):
@@ -90,7 +80,8 @@ def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
             continue
         groups.append((records, spans, {path for path, count in bodies.items() if count >= 2}))
     if not groups:                          # the replies, apart from the chosen opening post
-        light = (length >= BODY_CHARS) & (links <= REPLY_MAX_LINKS) & (ids < doc.size)
+        light = (np.array(lengths) >= BODY_CHARS) \
+            & (table.x[:, _LINK_DENSITY] <= REPLY_MAX_LINKS) & (ids < doc.size)
         light_list = light.tolist()
         best, best_text = None, 0.0
         for records in _record_groups(doc, ids[light], paths):
@@ -118,7 +109,7 @@ def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
 def _weighted(lengths: list[float], texts: list[str]) -> list[float]:
     """Block lengths for :data:`BODY_CHARS`, a CJK character counting ``1 + CJK_EXTRA`` (a
     Tieba or 5ch reply of 40 characters says as much as an English one of 120)."""
-    return [n + CJK_EXTRA * len(_CJK.findall(text)) if n < BODY_CHARS else n
+    return [n + CJK_EXTRA * len(CJK_RE.findall(text)) if n < BODY_CHARS else n
             for n, text in zip(lengths, texts)]
 
 

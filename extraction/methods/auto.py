@@ -309,12 +309,15 @@ def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -
     if (chosen & notice).any() and (chosen & ~notice).any():
         chosen = chosen & ~notice
         keep = _text_nodes(table, chosen, body_text)
+    by_first, by_last = _text_order(table, keep)
     if INLINE_REFS:
-        refs = _inline_refs(table, keep, length)
+        refs = _inline_refs(table, by_first, length)
         if refs.any():
             chosen = chosen & ~refs
             keep = _text_nodes(table, chosen, body_text)
-    edges = _edge_labels(table, chosen, keep, length)
+            by_first = [k for k in by_first if not refs[k]]
+            by_last = [k for k in by_last if not refs[k]]
+    edges = _edge_labels(table, chosen, by_first, by_last, length)
     if edges.any():
         chosen = chosen & ~edges
         keep = _text_nodes(table, chosen, body_text)
@@ -379,9 +382,9 @@ def _consent_blocks(doc: Document, ids: np.ndarray) -> np.ndarray:
         hinted = hinted[past <= first]
     hinted = np.concatenate((hinted, np.array(vendor, dtype=np.int64)))
     # a <section> (not a page's article or body) that holds a form is a signup box
-    forms = np.concatenate(([0], np.cumsum(doc.is_tag(("form", "input")))))
     never = doc.is_tag(CONSENT_NEVER)[hinted] & ~(
-        doc.is_tag(("section",))[hinted] & (forms[doc.end[hinted]] > forms[hinted]))
+        doc.is_tag(("section",))[hinted]
+        & (doc.subtree_sum(doc.is_tag(("form", "input")), hinted) > 0))
     hinted = hinted[(chars[doc.end[hinted]] - chars[hinted] < CONSENT_MAX_CHARS) & ~never]
     mask = np.zeros(doc.size, dtype=bool)
     mask[hinted] = True
@@ -529,14 +532,13 @@ def _ad_labels(doc: Document, table: BlockTable, length: np.ndarray) -> np.ndarr
     return labels
 
 
-def _edge_labels(table: BlockTable, chosen: np.ndarray, keep: np.ndarray,
-                 length: np.ndarray) -> np.ndarray:
+def _edge_labels(table: BlockTable, chosen: np.ndarray, by_first: list[int],
+                 by_last: list[int], length: np.ndarray) -> np.ndarray:
     """The chosen blocks at the start of the selection matching :data:`EDGE_LABEL` and at
-    its end matching :data:`TAIL_LABEL`, when some other block stays chosen.  ``keep``: the
-    text nodes of the selection; a block's place is that of its first text node for the
-    start and of its last for the end (a block's text can surround another's)."""
+    its end matching :data:`TAIL_LABEL`, when some other block stays chosen.  ``by_first``,
+    ``by_last``: the selection's blocks in :func:`_text_order` (a block's place is that of
+    its first text node for the start and of its last for the end)."""
     found = np.zeros(len(chosen), dtype=bool)
-    by_first, by_last = _text_order(table, keep)
     for order, pattern in ((by_first, EDGE_LABEL), (by_last, TAIL_LABEL)):
         for k in order:
             text = table.texts[k]
@@ -549,11 +551,11 @@ def _edge_labels(table: BlockTable, chosen: np.ndarray, keep: np.ndarray,
     return np.zeros(len(chosen), dtype=bool)
 
 
-def _inline_refs(table: BlockTable, keep: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """The chosen blocks inside the text (not its first or last) that call to read another
-    story (:data:`INLINE_REF`: the label, then mostly a link)."""
+def _inline_refs(table: BlockTable, by_first: list[int], length: np.ndarray) -> np.ndarray:
+    """The chosen blocks inside the text (not its first or last; ``by_first``: the
+    selection's blocks in text order) that call to read another story (:data:`INLINE_REF`:
+    the label, then mostly a link)."""
     found = np.zeros(len(table.ids), dtype=bool)
-    by_first, _ = _text_order(table, keep)
     for k in by_first[1:-1]:
         if length[k] <= INLINE_REF_MAX_CHARS and table.x[k, _LINK_DENSITY] >= INLINE_REF_MIN_LINKS \
                 and INLINE_REF.fullmatch(table.texts[k].strip()) is not None:
