@@ -14,8 +14,10 @@ whose records hold the chosen text (two of them or more, and at least half); whe
 (the model chose the opening post, which sits apart from the replies), the group whose post
 bodies hold the most text of long blocks with at most :data:`REPLY_MAX_LINKS` of it in links,
 at the same path in at least half of its records. Every block inside the post bodies of all its
-records is taken; the records' other blocks (author lines, "Quote" buttons, like counts,
-signatures) are returned too: ``auto`` leaves the short ones out.
+records is taken, and of the records of the same signature nested in them at any depth (a
+reply to a reply; the elements above a nested body compared by tag alone); the records'
+other blocks (author lines, "Quote" buttons, like counts, signatures) are returned too:
+``auto`` leaves the short ones out.
 
 Without the gate the first rule changed 26 of the 1,026 real pages of the shared and unseen
 sets, 17 of them for the worse (blog comments, a site's repeated teasers): it is a thread rule,
@@ -47,6 +49,7 @@ BODY_CHARS = 100
 CJK_EXTRA = 2          # a Chinese, Japanese or Korean character counts 1 + this in BODY_CHARS
 REPLY_MAX_LINKS = 0.3  # a reply group's long blocks: at most this share of their text in links
 MAX_UP = 12            # ancestors walked from a chosen block to find its record
+NESTED = True          # the bodies of records nested in a record (replies to replies)
 _PARAGRAPH_LIKE = frozenset(tag_code(t) for t in (
     "p", "li", "ul", "ol", "blockquote", "pre", "table", "dl", "h2", "h3", "h4"))
 
@@ -98,10 +101,11 @@ def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
         if best is not None:
             groups.append(best)
     for records, spans, wanted in groups:
+        record = paths.signature(records[0]) if NESTED else None
         for r, (lo, hi) in zip(records, spans):
             inside[lo:hi] = True
             for k in range(lo, hi):
-                if owners[k] < doc.size and _under(paths.up(owners[k], r), wanted):
+                if owners[k] < doc.size and _under(paths.up(owners[k], r), wanted, record):
                     found[k] = True
     return found, inside
 
@@ -138,10 +142,25 @@ def _bodies(doc: Document, records: list[int], spans: list[tuple[int, int]],
     return holding, bodies
 
 
-def _under(up: tuple, wanted: set) -> bool:
+def _under(up: tuple, wanted: set, record: tuple[int, str] | None = None) -> bool:
     """Whether the element of path ``up`` (from it up to its record) lies in a body at one of
-    the paths ``wanted``."""
-    return any(up[len(up) - len(w):] == w for w in wanted if len(w) <= len(up))
+    the paths ``wanted``; with ``record`` (the records' signature), also in a body at one of
+    their tag paths in a record nested in it (a reply to a reply, at any depth)."""
+    if any(up[len(up) - len(w):] == w for w in wanted if len(w) <= len(up)):
+        return True
+    if record is not None and record in up:
+        tags = [tag for tag, _ in up]
+        for i, signature in enumerate(up):
+            if signature == record and any(_nested_match(up, tags, i - len(w), i, w)
+                                           for w in wanted if len(w) <= i):
+                return True
+    return False
+
+
+def _nested_match(up: tuple, tags: list, lo: int, hi: int, body: tuple) -> bool:
+    """Whether ``up[lo:hi]`` is the body path ``body``: the body element itself by tag and
+    class, the elements above it by tag (Lemmy styles a reply's box by its depth)."""
+    return up[lo] == body[0] and tags[lo + 1:hi] == [tag for tag, _ in body[1:]]
 
 
 class _Paths:
