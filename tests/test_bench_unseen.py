@@ -18,15 +18,15 @@ FOLDERS = sorted(d for top in (UNSEEN, HELDOUT, HELDOUT2) for d in top.iterdir()
                  if (d / "gold.jsonl").is_file())
 
 
-def test_the_folders_hold_56_24_and_24_pages():
+def test_the_folders_hold_72_24_and_24_pages():
     unseen = [d for d in FOLDERS if d.parent == UNSEEN]
     heldout = [d for d in FOLDERS if d.parent == HELDOUT]
     heldout2 = [d for d in FOLDERS if d.parent == HELDOUT2]
     assert [d.name for d in unseen] == ["asia-rtl", "blog-docs-en", "europe", "forum-misc-en",
-                                        "news-en", "threads", "zh"]
+                                        "news-en", "reference", "threads", "types", "zh"]
     assert [d.name for d in heldout] == ["cjk", "mixed-en", "world"]
     assert [d.name for d in heldout2] == ["en-web", "threads", "world2"]
-    assert sum(len(load(str(d)).pages) for d in unseen) == 56
+    assert sum(len(load(str(d)).pages) for d in unseen) == 72
     assert sum(len(load(str(d)).pages) for d in heldout) == 24
     assert sum(len(load(str(d)).pages) for d in heldout2) == 24
 

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..datasets import AUTO_TRAIN_SETS, load
 from ..document import ParseError, parse
-from ..features import FEATURE_NAMES, STAGE2_NAMES, block_table, stage2_features
+from ..features import (FEATURE_NAMES, STAGE2_NAMES, block_table, layout_words_read,
+                        stage2_features)
 from ..forest import from_sklearn
 from .labels import GoldIndex
 
@@ -41,7 +42,14 @@ FINGERPRINT_PAGES = 8
 
 
 def collect(sets: list[str], per_set: int | None = None) -> list[PageBlocks]:
-    """Blocks, labels and weights of the pages of ``sets`` (the first ``per_set`` of each)."""
+    """Blocks, labels and weights of the pages of ``sets`` (the first ``per_set`` of each),
+    their class/id hints reading :data:`~extraction.features.LAYOUT_WORDS` as the shipped
+    model's training did."""
+    with layout_words_read():
+        return _collect(sets, per_set)
+
+
+def _collect(sets: list[str], per_set: int | None) -> list[PageBlocks]:
     pages = []
     for name in sets:
         for page in load(name, limit=per_set).pages:
