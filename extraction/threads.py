@@ -74,10 +74,10 @@ def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
     inside = np.zeros(len(ids), dtype=bool)
     lengths = _weighted(length.tolist(), table.texts)
     owners, picked = ids.tolist(), chosen.tolist()
-    paths = _Paths(doc)
+    paths = Paths(doc)
     groups = []
-    for records in _record_groups(doc, ids[chosen & (ids < doc.size)], paths):
-        spans = _spans(doc, ids, records)
+    for records in record_groups(doc, ids[chosen & (ids < doc.size)], paths):
+        spans = record_spans(doc, ids, records)
         holding, bodies = _bodies(doc, records, spans, owners, picked, lengths, paths)
         if holding < 2 or 2 * holding < len(records):
             continue
@@ -87,8 +87,8 @@ def thread_posts(doc: Document, table: BlockTable, chosen: np.ndarray,
             & (table.x[:, _LINK_DENSITY] <= REPLY_MAX_LINKS) & (ids < doc.size)
         light_list = light.tolist()
         best, best_text = None, 0.0
-        for records in _record_groups(doc, ids[light], paths):
-            spans = _spans(doc, ids, records)
+        for records in record_groups(doc, ids[light], paths):
+            spans = record_spans(doc, ids, records)
             holding, bodies = _bodies(doc, records, spans, owners, light_list, lengths, paths)
             need = max(2, (len(records) + 1) // 2)
             wanted = {path for path, count in bodies.items() if count >= need}
@@ -117,14 +117,14 @@ def _weighted(lengths: list[float], texts: list[str]) -> list[float]:
             for n, text in zip(lengths, texts)]
 
 
-def _spans(doc: Document, ids: np.ndarray, records: list[int]) -> list[tuple[int, int]]:
+def record_spans(doc: Document, ids: np.ndarray, records: list[int]) -> list[tuple[int, int]]:
     """The range of block indexes inside each record."""
     return list(zip(np.searchsorted(ids, records, "left").tolist(),
                     np.searchsorted(ids, doc.end[records], "left").tolist()))
 
 
 def _bodies(doc: Document, records: list[int], spans: list[tuple[int, int]],
-            owners: list[int], picked: list[bool], lengths: list[float], paths: "_Paths"
+            owners: list[int], picked: list[bool], lengths: list[float], paths: "Paths"
             ) -> tuple[int, Counter]:
     """How many ``records`` hold a ``picked`` block of :data:`BODY_CHARS` characters or more,
     and how many records hold one at each body path; none when most records are one block."""
@@ -163,7 +163,7 @@ def _nested_match(up: tuple, tags: list, lo: int, hi: int, body: tuple) -> bool:
     return up[lo] == body[0] and tags[lo + 1:hi] == [tag for tag, _ in body[1:]]
 
 
-class _Paths:
+class Paths:
     """Signatures (tag, first class) of elements, and the path of signatures from an element
     up to (not including) a record, both memoised."""
 
@@ -197,7 +197,7 @@ class _Paths:
         return found
 
 
-def _record_groups(doc: Document, owners: np.ndarray, paths: _Paths) -> list[list[int]]:
+def record_groups(doc: Document, owners: np.ndarray, paths: Paths) -> list[list[int]]:
     """The groups of records holding the blocks owned by ``owners``: each ancestor-or-self (up
     to :data:`MAX_UP` levels) whose parent has at least :data:`MIN_RECORDS` element children
     of its signature, and those children (a Discuz! post's table rows and, above them, the

@@ -25,6 +25,7 @@ from ..features import (FEATURE_NAMES, STAGE2_NAMES, BlockTable, block_table, hi
 from ..forest import TreeEnsemble
 from ..metadata import json_ld_article_body
 from ..result import OptionError, Selection, empty
+from ..listicles import list_items
 from ..threads import is_thread, thread_posts
 
 MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -174,6 +175,7 @@ _LINK_DENSITY = FEATURE_NAMES.index("link_density")
 WHOLE_LISTS = True
 THREADS = True                   # a discussion thread's posts (extraction.threads)
 THREAD_CHROME = True             # ... without the posts' short blocks outside their bodies
+LIST_ITEMS = True                # a numbered list article's items (extraction.listicles)
 THREAD_CHROME_CHARS = 80         # ("Quote", "Post by X » date", "2 Likes")
 LIST_MAX_LINK_SHARE = 0.3        # ... at most this share of its text in links
 LIST_MIN_ITEM_CHARS = 20         # ... and at least this many characters a block on average
@@ -297,6 +299,8 @@ def _blocks_selection(doc: Document, cut: float | None, model_dir: str | None) -
         grown = grown | bodies
         if THREAD_CHROME:
             grown = grown & ~(records & ~bodies & (length <= THREAD_CHROME_CHARS))
+    if LIST_ITEMS and not posts:
+        grown = grown | list_items(doc, table, grown)
     if (grown != chosen).any():
         chosen = grown
         keep = _text_nodes(table, chosen, body_text)
