@@ -33,13 +33,14 @@ def list_items(doc: Document, table: BlockTable, chosen: np.ndarray) -> np.ndarr
     ids = table.ids
     found = np.zeros(len(ids), dtype=bool)
     owners = ids.tolist()
-    heading_blocks = [k for k, owner in enumerate(owners)
-                      if owner < doc.size and int(doc.tag[owner]) in _HEADINGS]
-    if len(heading_blocks) < MIN_ITEMS:
+    numbered = [k for k, owner in enumerate(owners)
+                if owner < doc.size and int(doc.tag[owner]) in _HEADINGS
+                and _NUMBER.match(table.texts[k])]
+    if len(numbered) < MIN_ITEMS:
         return found
     paths = Paths(doc)
     picked = chosen.tolist()
-    for records in record_groups(doc, ids[heading_blocks], paths):
+    for records in record_groups(doc, ids[numbered], paths):
         if len(records) < MIN_ITEMS:
             continue
         spans = record_spans(doc, ids, records)
