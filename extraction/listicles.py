@@ -13,6 +13,7 @@ half of those items are taken.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 
 import numpy as np
@@ -33,18 +34,18 @@ def list_items(doc: Document, table: BlockTable, chosen: np.ndarray) -> np.ndarr
     ids = table.ids
     found = np.zeros(len(ids), dtype=bool)
     owners = ids.tolist()
-    numbered = [k for k, owner in enumerate(owners)
-                if owner < doc.size and int(doc.tag[owner]) in _HEADINGS
-                and _NUMBER.match(table.texts[k])]
-    if len(numbered) < MIN_ITEMS:
+    headings = [k for k, owner in enumerate(owners)
+                if owner < doc.size and int(doc.tag[owner]) in _HEADINGS and table.texts[k]]
+    numbers = {k: int(m[1]) for k in headings if (m := _NUMBER.match(table.texts[k]))}
+    if len(numbers) < MIN_ITEMS:
         return found
     paths = Paths(doc)
     picked = chosen.tolist()
-    for records in record_groups(doc, ids[numbered], paths):
+    for records in record_groups(doc, ids[list(numbers)], paths):
         if len(records) < MIN_ITEMS:
             continue
         spans = record_spans(doc, ids, records)
-        if not _numbered(doc, table, owners, spans):
+        if not _in_step(headings, numbers, spans):
             continue
         holding, counts = 0, Counter()
         for r, (lo, hi) in zip(records, spans):
@@ -63,21 +64,16 @@ def list_items(doc: Document, table: BlockTable, chosen: np.ndarray) -> np.ndarr
     return found
 
 
-def _numbered(doc: Document, table: BlockTable, owners: list[int],
-              spans: list[tuple[int, int]]) -> bool:
-    """Whether each item's first heading opens with a number and the numbers count up or
-    down by one from item to item (:data:`MIN_IN_STEP` of the steps)."""
-    numbers = []
+def _in_step(headings: list[int], numbers: dict[int, int],
+             spans: list[tuple[int, int]]) -> bool:
+    """Whether each item's first heading (``headings``: the heading blocks in order) opens with
+    a number (``numbers``) and the numbers count up or down by one from item to item
+    (:data:`MIN_IN_STEP` of the steps)."""
+    found = []
     for lo, hi in spans:
-        number = None
-        for k in range(lo, hi):
-            text = table.texts[k]
-            if text and owners[k] < doc.size and int(doc.tag[owners[k]]) in _HEADINGS:
-                m = _NUMBER.match(text)
-                number = int(m[1]) if m else None
-                break
-        if number is None:
+        first = bisect_left(headings, lo)
+        if first == len(headings) or headings[first] >= hi or headings[first] not in numbers:
             return False
-        numbers.append(number)
-    steps = [b - a for a, b in zip(numbers, numbers[1:])]
+        found.append(numbers[headings[first]])
+    steps = [b - a for a, b in zip(found, found[1:])]
     return max(steps.count(1), steps.count(-1)) >= MIN_IN_STEP * len(steps)
